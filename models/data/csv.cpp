@@ -1,0 +1,132 @@
+// CSV data (DESIGN.md §4 `data.source: csv`): a header row naming the columns, the label in
+// the column called `label_column`, every other column a numeric feature. Fields are
+// separated by commas and trimmed of blanks; quoted fields are not supported and are
+// rejected. Trailing blank lines are ignored. Errors name "file:line" (1-based).
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/data/sources.hpp"
+
+namespace dlsim::models {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r");
+  return s.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = line.find(',', start);
+    fields.push_back(trim(line.substr(start, comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return fields;
+}
+
+std::string at_line(const std::string& path, std::size_t line) {
+  return path + ":" + std::to_string(line);
+}
+
+void reject_quotes(const std::string& path, std::size_t line_no, std::string_view line) {
+  if (line.find('"') != std::string_view::npos) {
+    throw DataError(at_line(path, line_no), "quoted fields are not supported");
+  }
+}
+
+double parse_number(std::string_view field, const std::string& where, std::string_view column) {
+  if (field.empty()) {
+    throw DataError(where, "empty field in column \"" + std::string(column) + "\"");
+  }
+  // from_chars does not accept a leading '+'.
+  std::string_view digits = field;
+  if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end != digits.data() + digits.size()) {
+    throw DataError(where, "column \"" + std::string(column) + "\": \"" + std::string(field) +
+                               "\" is not a number");
+  }
+  if (!std::isfinite(value)) {
+    throw DataError(where, "column \"" + std::string(column) + "\": \"" + std::string(field) +
+                               "\" is not a finite number");
+  }
+  return value;
+}
+
+}  // namespace
+
+Dataset load_csv(const std::string& path, const std::string& label_column) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw DataError(path, std::string("cannot read file: ") + std::strerror(EISDIR));
+  }
+  std::ifstream in(path);
+  if (!in) throw DataError(path, std::string("cannot read file: ") + std::strerror(errno));
+
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  if (in.bad()) throw DataError(path, std::string("cannot read file: ") + std::strerror(errno));
+  while (!lines.empty() && trim(lines.back()).empty()) lines.pop_back();
+  if (lines.empty()) throw DataError(at_line(path, 1), "empty file: expected a header row");
+
+  reject_quotes(path, 1, lines[0]);
+  const auto header = split_fields(lines[0]);
+  std::size_t label = header.size();
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    if (header[c].empty()) throw DataError(at_line(path, 1), "empty column name in header");
+    if (header[c] != label_column) continue;
+    if (label != header.size()) {
+      throw DataError(at_line(path, 1), "column \"" + label_column + "\" appears twice");
+    }
+    label = c;
+  }
+  if (label == header.size()) {
+    throw DataError(path, "no column \"" + label_column + "\" in header");
+  }
+  if (lines.size() == 1) throw DataError(at_line(path, 2), "no data rows after the header");
+
+  const Index rows = Index(lines.size() - 1);
+  const Index columns = Index(header.size());
+  Dataset data;
+  data.features.resize(rows, columns - 1);
+  data.labels.resize(rows);
+  for (Index r = 0; r < rows; ++r) {
+    const std::size_t line_no = std::size_t(r) + 2;
+    const std::string_view line = lines[std::size_t(r) + 1];
+    const std::string where = at_line(path, line_no);
+    if (trim(line).empty()) throw DataError(where, "blank line");
+    reject_quotes(path, line_no, line);
+    const auto fields = split_fields(line);
+    if (fields.size() != header.size()) {
+      throw DataError(where, "expected " + std::to_string(header.size()) + " fields, found " +
+                                 std::to_string(fields.size()));
+    }
+    Index feature = 0;
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      const double value = parse_number(fields[c], where, header[c]);
+      if (c == label) {
+        data.labels(r) = value;
+      } else {
+        data.features(r, feature++) = value;
+      }
+    }
+  }
+  data.classes = 0;
+  return data;
+}
+
+}  // namespace dlsim::models

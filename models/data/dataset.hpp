@@ -1,0 +1,46 @@
+// A labelled data set held densely in memory: one row of `features` per sample.
+// Labels are real numbers (regression) or class indices 0..classes-1 stored as
+// doubles (classification).
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Dense>
+
+namespace dlsim::models {
+
+using Index = Eigen::Index;
+using Vector = Eigen::VectorXd;
+using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+struct Dataset {
+  Matrix features;  // samples x features
+  Vector labels;    // samples
+  int classes = 0;  // 0: regression targets
+
+  Index size() const { return features.rows(); }
+  Index feature_count() const { return features.cols(); }
+};
+
+/// The training set every worker draws its shard from, and an optional test set.
+struct DataSplit {
+  Dataset train;
+  std::optional<Dataset> test;
+};
+
+/// Bad data (unreadable file, malformed line). `where` is "file:line" or a key.
+class DataError : public std::runtime_error {
+ public:
+  DataError(std::string where, std::string what)
+      : std::runtime_error(where + ": " + what), where_(std::move(where)), what_(std::move(what)) {}
+  const std::string& where() const { return where_; }
+  const std::string& problem() const { return what_; }
+
+ private:
+  std::string where_;
+  std::string what_;
+};
+
+}  // namespace dlsim::models

@@ -1,0 +1,89 @@
+// Preprocessing of a loaded data set (DESIGN.md §4 `data.test_fraction`, `data.normalize`).
+//   split: a seeded random round(fraction·N) rows (at most N − 1) move to the test set;
+//          both sets keep the original row order.
+//   standard: x ← (x − μ)/σ, minmax: x ← (x − min)/(max − min), with μ, σ (population),
+//          min, max from the training set only; constant columns are only centred
+//          (standard) or become 0 (minmax).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "models/data/sources.hpp"
+
+namespace dlsim::models {
+
+namespace {
+
+Dataset take_rows(const Dataset& data, const std::vector<Index>& rows) {
+  Dataset out;
+  out.features = data.features(rows, Eigen::all);
+  out.labels = data.labels(rows);
+  out.classes = data.classes;
+  return out;
+}
+
+// x ← (x − shift) ⊘ scale, column by column.
+void transform(Matrix& x, const Eigen::RowVectorXd& shift, const Eigen::RowVectorXd& scale) {
+  x = ((x.rowwise() - shift).array().rowwise() / scale.array()).matrix();
+}
+
+}  // namespace
+
+void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng) {
+  if (!(fraction >= 0 && fraction < 1)) {
+    throw std::invalid_argument("test_fraction must be in [0, 1)");
+  }
+  if (fraction == 0) return;
+  if (split.test) throw std::invalid_argument("test_fraction given but a test set already exists");
+  const Index n = split.train.size();
+  const Index moved = std::min<Index>(Index(std::llround(fraction * double(n))), n - 1);
+  if (moved <= 0) return;
+
+  std::vector<Index> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), Index(0));
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<Index> test(order.begin(), order.begin() + moved);
+  std::vector<Index> train(order.begin() + moved, order.end());
+  std::sort(test.begin(), test.end());
+  std::sort(train.begin(), train.end());
+
+  split.test = take_rows(split.train, test);
+  split.train = take_rows(split.train, train);
+}
+
+void normalize(DataSplit& split, const std::string& kind) {
+  if (kind != "none" && kind != "standard" && kind != "minmax") {
+    throw std::invalid_argument("unknown normalize kind \"" + kind +
+                                "\" (expected none, standard or minmax)");
+  }
+  if (kind == "none") return;
+  Matrix& train = split.train.features;
+  if (train.rows() == 0) throw std::invalid_argument("normalize: empty training set");
+  if (split.test && split.test->feature_count() != train.cols()) {
+    throw std::invalid_argument("normalize: train and test sets have different feature counts");
+  }
+
+  const Eigen::RowVectorXd min = train.colwise().minCoeff();
+  const Eigen::RowVectorXd max = train.colwise().maxCoeff();
+  const Eigen::Array<bool, 1, Eigen::Dynamic> constant = min.array() == max.array();
+  Eigen::RowVectorXd shift;
+  Eigen::RowVectorXd scale;
+  if (kind == "standard") {
+    const Eigen::RowVectorXd mean = train.colwise().mean();
+    shift = constant.select(min, mean);  // exact 0 on train for constant columns
+    const Eigen::RowVectorXd sd =
+        ((train.rowwise() - shift).array().square().colwise().sum() / double(train.rows()))
+            .sqrt()
+            .matrix();
+    scale = constant.select(Eigen::RowVectorXd::Ones(sd.size()), sd);
+  } else {  // minmax; a constant column maps to 0
+    shift = min;
+    scale = constant.select(Eigen::RowVectorXd::Ones(min.size()), max - min);
+  }
+  transform(train, shift, scale);
+  if (split.test) transform(split.test->features, shift, scale);
+}
+
+}  // namespace dlsim::models

@@ -1,0 +1,139 @@
+// Least squares with optional bias, l2 and l1 (prox) terms:
+//   f(w) = (1/2N) ||A w_f + β·1 − b||² + (λ2/2)||w_f||² + λ1||w_f||₁
+//   ∇ on rows B: (1/|B|) A_Bᵀ r_B + λ2 w_f,  ∂β = (1/|B|) Σ r_B,  r_B = A_B w_f + β − b_B
+// where w_f are the feature weights and β the bias (last coordinate, only with `bias`).
+#include "models/objectives/least_squares.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace dlsim::models {
+
+namespace {
+
+// Per-thread scratch for the hot path: gradients on equal-sized batches reuse the same
+// storage, and concurrent workers never share it.
+struct Scratch {
+  Matrix rows;
+  Vector residual;
+};
+
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+// Rows must lie in [0, n). Returns true when they are first, first+1, ...: the batch is
+// then a block of the matrix and needs no gather (full-batch gradients, sorted shards).
+bool check_rows(std::span<const Index> rows, Index n) {
+  bool contiguous = true;
+  bool in_range = true;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    in_range &= rows[i] >= 0 && rows[i] < n;
+    contiguous &= rows[i] == rows[0] + Index(i);
+  }
+  if (!in_range) throw std::out_of_range("least squares: batch row out of range");
+  return contiguous;
+}
+
+void check_shapes(const Vector& w, Index dimension, const Dataset& data, Index features) {
+  if (data.feature_count() != features) {
+    throw std::invalid_argument("least squares: data has " + std::to_string(data.feature_count()) +
+                                " features, model expects " + std::to_string(features));
+  }
+  if (w.size() != dimension) {
+    throw std::invalid_argument("least squares: parameter vector has " + std::to_string(w.size()) +
+                                " entries, expected " + std::to_string(dimension));
+  }
+}
+
+}  // namespace
+
+LeastSquares::LeastSquares(Index features, Regularization reg, bool bias, InitOptions init)
+    : features_(features), reg_(reg), bias_(bias), init_(init) {
+  if (features < 1) throw std::invalid_argument("least squares: features must be >= 1");
+  if (reg.l2 < 0 || reg.l1 < 0) {
+    throw std::invalid_argument("least squares: l2 and l1 must be >= 0");
+  }
+  if (init.kind == InitOptions::Kind::normal && !(init.std >= 0)) {
+    throw std::invalid_argument("least squares: init std must be >= 0");
+  }
+}
+
+Index LeastSquares::dimension() const {
+  return features_ + (bias_ ? 1 : 0);
+}
+
+double LeastSquares::data_loss(const Vector& w, const Dataset& data) const {
+  check_shapes(w, dimension(), data, features_);
+  if (data.size() == 0) throw std::invalid_argument("least squares: empty data set");
+  const double beta = bias_ ? w(features_) : 0.0;
+  const double sum_sq =
+      ((data.features * w.head(features_)).array() + beta - data.labels.array()).square().sum();
+  return sum_sq / (2.0 * double(data.size()));
+}
+
+double LeastSquares::loss(const Vector& w, const Dataset& data) const {
+  double value = data_loss(w, data);  // also checks the shapes
+  const auto wf = w.head(features_);
+  if (reg_.l2 != 0) value += 0.5 * reg_.l2 * wf.squaredNorm();
+  if (reg_.l1 != 0) value += reg_.l1 * wf.lpNorm<1>();
+  return value;
+}
+
+void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
+                            Vector& grad) const {
+  check_shapes(w, dimension(), data, features_);
+  if (rows.empty()) throw std::invalid_argument("least squares: gradient on an empty batch");
+  const bool contiguous = check_rows(rows, data.size());
+  const Index b = Index(rows.size());
+  const double beta = bias_ ? w(features_) : 0.0;
+  const auto wf = w.head(features_);
+  Scratch& s = scratch();
+  grad.resize(dimension());
+  auto gf = grad.head(features_);
+
+  // r = A_B w_f + β − b_B, then g_f = A_Bᵀ r / |B|: two matrix-vector products.
+  const auto compute = [&](const auto& a_rows, const auto& b_rows) {
+    s.residual.resize(b);
+    s.residual.noalias() = a_rows * wf;
+    s.residual.array() += beta;
+    s.residual -= b_rows;
+    gf.noalias() = a_rows.transpose() * s.residual;
+    gf /= double(b);
+    if (reg_.l2 != 0) gf += reg_.l2 * wf;
+    if (bias_) grad(features_) = s.residual.sum() / double(b);
+  };
+
+  if (contiguous) {
+    compute(data.features.middleRows(rows[0], b), data.labels.segment(rows[0], b));
+  } else {
+    s.rows = data.features(rows, Eigen::all);  // gather; reuses storage for equal batch sizes
+    compute(s.rows, data.labels(rows));
+  }
+}
+
+ComputeCost LeastSquares::gradient_cost(Index batch) const {
+  const double d = double(dimension());
+  return {4.0 * double(batch) * d + 2.0 * d, 0.0};
+}
+
+void LeastSquares::prox(Vector& w, double step) const {
+  if (w.size() != dimension()) throw std::invalid_argument("least squares: prox on wrong size");
+  const double t = step * reg_.l1;
+  if (t <= 0) return;
+  // Soft-thresholding: w_k ← sgn(w_k)·max(|w_k| − t, 0), bias untouched.
+  auto wf = w.head(features_);
+  wf = (wf.array().sign() * (wf.array().abs() - t).max(0.0)).matrix();
+}
+
+Vector LeastSquares::initial_point(std::mt19937_64& rng) const {
+  Vector w = Vector::Zero(dimension());
+  if (init_.kind == InitOptions::Kind::normal && init_.std > 0) {
+    std::normal_distribution<double> normal(0.0, init_.std);
+    for (Index k = 0; k < w.size(); ++k) w(k) = normal(rng);
+  }
+  return w;
+}
+
+}  // namespace dlsim::models

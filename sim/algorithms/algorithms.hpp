@@ -1,0 +1,18 @@
+// The launchers of every algorithm; launch_algorithm() picks one by scenario kind.
+#pragma once
+
+#include "sim/algorithms/training.hpp"
+
+namespace dlsim::sim {
+
+void launch_sgd_parameter_server(Engine& engine, Training& t);
+void launch_sgd_allgather(Engine& engine, Training& t);
+void launch_sgd_ring_allreduce(Engine& engine, Training& t);
+void launch_dpsgd(Engine& engine, Training& t);
+
+/// Model holders whose deposits make an iteration complete (see Recorder).
+int model_holders(const Scenario& s);
+/// Simulated nodes: the workers, plus the parameter server when there is one.
+int node_count(const Scenario& s);
+
+}  // namespace dlsim::sim

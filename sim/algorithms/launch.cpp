@@ -1,0 +1,28 @@
+#include <stdexcept>
+
+#include "sim/algorithms/algorithms.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+bool uses_server(const Scenario& s) {
+  return !s.decentralized() && s.algorithm.collective == "parameter-server";
+}
+}  // namespace
+
+int model_holders(const Scenario& s) { return s.decentralized() ? int(s.workers) : 1; }
+
+int node_count(const Scenario& s) { return int(s.workers) + (uses_server(s) ? 1 : 0); }
+
+void launch_algorithm(Engine& engine, Training& t) {
+  const Scenario& s = t.scenario;
+  if (s.algorithm.kind == "dpsgd") return launch_dpsgd(engine, t);
+  if (s.algorithm.kind == "sgd") {
+    if (s.algorithm.collective == "parameter-server") return launch_sgd_parameter_server(engine, t);
+    if (s.algorithm.collective == "allgather") return launch_sgd_allgather(engine, t);
+    if (s.algorithm.collective == "ring-allreduce") return launch_sgd_ring_allreduce(engine, t);
+  }
+  throw std::logic_error("no launcher for algorithm " + s.algorithm.kind);
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,68 @@
+// The virtual-time event engine (DESIGN.md §6): an integer picosecond clock, a heap
+// of plain event records, and processes written as C++20 coroutines. No global
+// state: several engines can run in one program.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "sim/engine/event_queue.hpp"
+#include "sim/engine/task.hpp"
+#include "sim/engine/units.hpp"
+
+namespace dlsim::sim {
+
+/// Something that reacts to its own scheduled events (the network, timers).
+class EventHandler {
+ public:
+  virtual void on_event(std::uint64_t arg) = 0;
+
+ protected:
+  ~EventHandler() = default;
+};
+
+class Engine final : private ProcessObserver {
+ public:
+  Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  ~Engine();
+
+  SimTime now() const { return now_; }
+
+  /// Schedules `handler->on_event(arg)` at `at` (>= now).
+  void schedule(SimTime at, EventHandler* handler, std::uint64_t arg);
+  /// Schedules the resumption of a suspended coroutine at `at` (>= now).
+  void schedule_resume(SimTime at, std::coroutine_handle<> h);
+
+  /// Adds a process; it starts at the current time, after already scheduled events.
+  void spawn(Task<void> process);
+
+  /// Runs events until none is left, stop() is called, or the next event lies past
+  /// `until` (the clock then stops at `until`). Rethrows a process's exception.
+  void run(SimTime until = SimTime::max());
+  /// Makes run() return after the current event.
+  void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
+
+  std::uint64_t events_processed() const { return events_; }
+  std::size_t pending_events() const { return queue_.size(); }
+  /// Processes that have not finished yet.
+  std::size_t live_processes() const { return processes_.size() - finished_; }
+
+ private:
+  void on_process_done(std::exception_ptr error) override;
+
+  SimTime now_{};
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t events_ = 0;
+  EventQueue queue_;
+  std::vector<Task<void>> processes_;
+  std::size_t finished_ = 0;
+  std::exception_ptr error_;
+  bool stopped_ = false;
+};
+
+}  // namespace dlsim::sim

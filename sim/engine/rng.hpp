@@ -1,0 +1,42 @@
+// Deterministic random streams derived from (seed, purpose, node) (DESIGN.md §6).
+// Every consumer of randomness asks for its own stream, so adding a draw in one
+// place never shifts the numbers another place sees, and thread scheduling cannot
+// change results.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string_view>
+
+namespace dlsim::sim {
+
+/// SplitMix64 finaliser: a bijective 64-bit mixer with good avalanche.
+constexpr std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// FNV-1a hash of a purpose label, so streams can be named ("batches", "init").
+constexpr std::uint64_t hash_label(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : s) h = (h ^ std::uint8_t(c)) * 0x100000001b3ULL;
+  return h;
+}
+
+/// Seed of the stream for (seed, purpose, node).
+constexpr std::uint64_t stream_seed(std::uint64_t seed, std::string_view purpose,
+                                    std::uint64_t node = 0) {
+  return mix64(mix64(mix64(seed) ^ hash_label(purpose)) ^ node);
+}
+
+/// The generator every stream uses. std::mt19937_64's output sequence is fixed by
+/// the C++ standard, so runs are reproducible across compilers.
+using Rng = std::mt19937_64;
+
+inline Rng make_rng(std::uint64_t seed, std::string_view purpose, std::uint64_t node = 0) {
+  return Rng(stream_seed(seed, purpose, node));
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,48 @@
+// Metrics leave the simulation through this interface only (DESIGN.md §1): the
+// recorder produces rows, and writers (CSV, summary, progress line) observe them.
+// Algorithms never format output.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsim::sim {
+
+/// One metrics point; the columns of metrics.csv in order (DESIGN.md §5). Empty
+/// optionals are the columns that do not apply.
+struct MetricsRow {
+  double time_s = 0;
+  std::int64_t iteration = 0;
+  std::optional<double> epoch;
+  std::uint64_t bits_total = 0;
+  std::uint64_t bytes_wire = 0;
+  std::uint64_t messages = 0;
+  std::optional<double> train_loss;
+  std::optional<double> test_loss;
+  std::optional<double> test_accuracy;
+  std::optional<double> consensus_distance;
+  double wall_s = 0;
+};
+
+/// Cheap, frequent news for progress displays (after every completed iteration).
+struct Progress {
+  double time_s = 0;
+  std::int64_t iteration = 0;
+  std::optional<double> epoch;
+  std::uint64_t bits_total = 0;
+  double fraction_done = 0;  // in [0,1], the largest over the stop criteria that have a bound
+  double wall_s = 0;
+};
+
+class MetricsObserver {
+ public:
+  virtual ~MetricsObserver() = default;
+  virtual void on_row(const MetricsRow& row) = 0;
+  virtual void on_progress(const Progress&) {}
+  /// The run ended normally; `summary` is the content of summary.json.
+  virtual void on_finish(const nlohmann::json& summary) { (void)summary; }
+};
+
+}  // namespace dlsim::sim

@@ -1,0 +1,132 @@
+#include "sim/metrics/recorder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dlsim::sim {
+
+namespace {
+double seconds_since(Recorder::Clock::time_point t) {
+  return std::chrono::duration<double>(Recorder::Clock::now() - t).count();
+}
+}  // namespace
+
+Recorder::Recorder(Engine& engine, const Network& network, const Evaluator& evaluator,
+                   RecorderPlan plan, std::vector<MetricsObserver*> observers,
+                   Clock::time_point start)
+    : engine_(engine),
+      network_(network),
+      evaluator_(evaluator),
+      plan_(std::move(plan)),
+      observers_(std::move(observers)),
+      start_(start),
+      track_every_iteration_(plan_.metrics.every == MetricsSpec::Every::sim_time ||
+                             plan_.stop.sim_time.has_value() || plan_.stop.bits.has_value()),
+      next_time_point_(plan_.metrics.every_sim_time) {}
+
+std::int64_t Recorder::iteration_limit() const {
+  return plan_.max_iterations.value_or(std::numeric_limits<std::int64_t>::max());
+}
+
+bool Recorder::scheduled(std::int64_t k) const {
+  if (plan_.max_iterations && k == *plan_.max_iterations) return true;
+  switch (plan_.metrics.every) {
+    case MetricsSpec::Every::iterations: return k % plan_.metrics.every_iterations == 0;
+    case MetricsSpec::Every::epochs: {
+      // A point at the first iteration that reaches each multiple of `every` epochs.
+      const double per = plan_.epochs_per_iteration / plan_.metrics.every_epochs;
+      return std::floor(double(k) * per + 1e-9) > std::floor(double(k - 1) * per + 1e-9);
+    }
+    case MetricsSpec::Every::sim_time: return false;  // decided when k completes
+  }
+  return false;
+}
+
+bool Recorder::wants(std::int64_t k) const { return track_every_iteration_ || scheduled(k); }
+
+void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
+  Snapshot& s = pending_[k];
+  if (wants(k)) {
+    s.models.resize(plan_.holders);
+    s.models[holder] = x;
+  }
+  if (++s.count < plan_.holders) return;
+  std::vector<models::Vector> complete_models = std::move(s.models);
+  pending_.erase(k);
+  complete(k, std::move(complete_models));
+}
+
+void Recorder::start(const std::vector<models::Vector>& initial) { emit(stamp(0), initial); }
+
+void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
+  completed_ = k;
+  bool row = scheduled(k);
+  if (plan_.metrics.every == MetricsSpec::Every::sim_time && engine_.now() >= next_time_point_) {
+    row = true;
+    const auto period = plan_.metrics.every_sim_time.ps;
+    next_time_point_ = SimTime::from_ps((engine_.now().ps / period + 1) * period);
+  }
+  const bool bits_reached = plan_.stop.bits && network_.counters().bits_total >= *plan_.stop.bits;
+  if (row || bits_reached) {
+    emit(stamp(k), models);
+  } else if (track_every_iteration_) {
+    latest_.emplace(stamp(k), std::move(models));
+  }
+  if (bits_reached) engine_.stop();
+
+  const double wall = seconds_since(start_);
+  if (wall - std::chrono::duration<double>(last_progress_ - start_).count() >= 0.2) {
+    last_progress_ = Clock::now();
+    Progress p{engine_.now().seconds(), k, std::nullopt, network_.counters().bits_total,
+               fraction_done(k), wall};
+    if (plan_.epochs_per_iteration > 0) p.epoch = plan_.epochs_per_iteration * double(k);
+    for (auto* o : observers_) o->on_progress(p);
+  }
+}
+
+void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) {
+  const std::int64_t k = at.iteration;
+  const auto t0 = Clock::now();
+  const Evaluation e = evaluator_.evaluate(models);
+  wall_metrics_s_ += seconds_since(t0);
+
+  MetricsRow row;
+  row.time_s = at.time.seconds();
+  row.iteration = k;
+  if (plan_.epochs_per_iteration > 0) row.epoch = plan_.epochs_per_iteration * double(k);
+  const auto& c = at.counters;
+  row.bits_total = c.bits_total;
+  row.bytes_wire = c.bytes_wire;
+  row.messages = c.messages;
+  row.train_loss = e.train_loss;
+  row.test_loss = e.test_loss;
+  row.test_accuracy = e.test_accuracy;
+  row.consensus_distance = e.consensus_distance;
+  row.wall_s = seconds_since(start_);
+  for (auto* o : observers_) o->on_row(row);
+  last_row_ = row;
+  last_emitted_ = k;
+  latest_.reset();
+  if (plan_.stop.target_loss && e.train_loss && *e.train_loss <= *plan_.stop.target_loss)
+    engine_.stop();
+}
+
+void Recorder::finish() {
+  if (completed_ > last_emitted_ && latest_) {
+    auto [at, models] = std::move(*latest_);
+    emit(at, models);
+  }
+}
+
+double Recorder::fraction_done(std::int64_t k) const {
+  double f = 0;
+  if (plan_.max_iterations) f = std::max(f, double(k) / double(*plan_.max_iterations));
+  if (plan_.stop.sim_time)
+    f = std::max(f, engine_.now().seconds() / plan_.stop.sim_time->seconds());
+  if (plan_.stop.bits)
+    f = std::max(f, double(network_.counters().bits_total) / double(*plan_.stop.bits));
+  return std::min(f, 1.0);
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,91 @@
+// Turns the models that algorithms deposit at the end of their iterations into
+// metrics rows, and decides when the run stops (DESIGN.md §4 `metrics`, `stop`).
+//
+// An algorithm has `holders` models: 1 for centralized runs (the server's model or a
+// replica every worker shares), n for decentralized ones. Each holder deposits its
+// model after finishing iteration k (k = completed iterations, 1-based); when all
+// holders have deposited k, iteration k is complete at that simulated instant.
+// A row is written for iteration 0 (the initial model), for every scheduled point,
+// and for the last complete iteration when the run stops.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "sim/engine/engine.hpp"
+#include "sim/metrics/evaluator.hpp"
+#include "sim/metrics/observer.hpp"
+#include "sim/network/network.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+
+struct RecorderPlan {
+  int holders = 1;
+  std::optional<std::int64_t> max_iterations;  // from stop.iterations / stop.epochs
+  double epochs_per_iteration = 0;             // 0: no data, no epoch column
+  MetricsSpec metrics;
+  StopSpec stop;
+};
+
+class Recorder {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  Recorder(Engine& engine, const Network& network, const Evaluator& evaluator,
+           RecorderPlan plan, std::vector<MetricsObserver*> observers, Clock::time_point start);
+
+  /// Iterations the algorithms run (INT64_MAX when no stop criterion bounds them).
+  std::int64_t iteration_limit() const;
+  /// Whether holders must deposit their model for iteration k.
+  bool wants(std::int64_t k) const;
+  /// Holder `holder` finished iteration k with model x (copied when wanted).
+  void deposit(int holder, std::int64_t k, const models::Vector& x);
+  /// Writes the row of iteration 0.
+  void start(const std::vector<models::Vector>& initial);
+  /// Writes the row of the last complete iteration if it has none yet.
+  void finish();
+
+  std::int64_t completed_iterations() const { return completed_; }
+  const std::optional<MetricsRow>& last_row() const { return last_row_; }
+  /// Seconds of wall time spent evaluating metrics.
+  double wall_metrics_s() const { return wall_metrics_s_; }
+
+ private:
+  struct Snapshot {
+    int count = 0;
+    std::vector<models::Vector> models;
+  };
+  bool scheduled(std::int64_t k) const;
+  void complete(std::int64_t k, std::vector<models::Vector>&& models);
+  // When and at which counters an iteration completed.
+  struct Stamp {
+    std::int64_t iteration;
+    SimTime time;
+    NetworkCounters counters;
+  };
+  Stamp stamp(std::int64_t k) const { return {k, engine_.now(), network_.counters()}; }
+  void emit(const Stamp& at, const std::vector<models::Vector>& models);
+  double fraction_done(std::int64_t k) const;
+
+  Engine& engine_;
+  const Network& network_;
+  const Evaluator& evaluator_;
+  RecorderPlan plan_;
+  std::vector<MetricsObserver*> observers_;
+  Clock::time_point start_;
+  bool track_every_iteration_;  // the final row may fall on any iteration
+  std::map<std::int64_t, Snapshot> pending_;
+  std::int64_t completed_ = 0;
+  std::int64_t last_emitted_ = -1;
+  std::optional<std::pair<Stamp, std::vector<models::Vector>>> latest_;  // of `completed_`
+  SimTime next_time_point_{};
+  std::optional<MetricsRow> last_row_;
+  double wall_metrics_s_ = 0;
+  Clock::time_point last_progress_{};
+};
+
+}  // namespace dlsim::sim

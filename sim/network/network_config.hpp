@@ -1,0 +1,73 @@
+// The α-β parameters of every node and link (DESIGN.md §7).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/engine/units.hpp"
+#include "sim/network/message.hpp"
+
+namespace dlsim::sim {
+
+enum class Sharing { fair, fifo };
+
+struct LinkParams {
+  SimTime latency;
+  BitsPerSecond bandwidth;
+};
+
+class NetworkConfig {
+ public:
+  NetworkConfig(int nodes, SimTime latency, BitsPerSecond bandwidth, Sharing sharing, Bits header)
+      : egress_(nodes, bandwidth),
+        ingress_(nodes, bandwidth),
+        default_link_{latency, bandwidth},
+        sharing_(sharing),
+        header_(header) {}
+
+  int nodes() const { return int(egress_.size()); }
+  Sharing sharing() const { return sharing_; }
+  Bits header() const { return header_; }
+
+  BitsPerSecond egress(NodeId n) const { return egress_[n]; }
+  BitsPerSecond ingress(NodeId n) const { return ingress_[n]; }
+  void set_egress(NodeId n, BitsPerSecond r) { egress_[n] = r; }
+  void set_ingress(NodeId n, BitsPerSecond r) { ingress_[n] = r; }
+  void set_all_nics(BitsPerSecond egress, BitsPerSecond ingress) {
+    egress_.assign(egress_.size(), egress);
+    ingress_.assign(ingress_.size(), ingress);
+  }
+
+  LinkParams link(NodeId from, NodeId to) const {
+    auto it = links_.find(key(from, to));
+    return it == links_.end() ? default_link_ : it->second;
+  }
+  void set_link(NodeId from, NodeId to, std::optional<SimTime> latency,
+                std::optional<BitsPerSecond> bandwidth) {
+    LinkParams p = link(from, to);
+    if (latency) p.latency = *latency;
+    if (bandwidth) p.bandwidth = *bandwidth;
+    links_[key(from, to)] = p;
+  }
+  /// The smallest latency of any link (the lookahead for parallel execution).
+  SimTime min_latency() const {
+    SimTime m = default_link_.latency;
+    for (const auto& [k, p] : links_) m = std::min(m, p.latency);
+    return m;
+  }
+
+ private:
+  static std::uint64_t key(NodeId from, NodeId to) {
+    return (std::uint64_t(std::uint32_t(from)) << 32) | std::uint32_t(to);
+  }
+  std::vector<BitsPerSecond> egress_;
+  std::vector<BitsPerSecond> ingress_;
+  LinkParams default_link_;
+  std::unordered_map<std::uint64_t, LinkParams> links_;
+  Sharing sharing_;
+  Bits header_;
+};
+
+}  // namespace dlsim::sim

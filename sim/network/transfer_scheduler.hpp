@@ -1,0 +1,39 @@
+// How concurrent transfers share ports and links (DESIGN.md §7): a scheduler decides
+// when the last bit of each transfer has left, and reports it to its sink. Latency
+// is added afterwards by the network.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/network/message.hpp"
+#include "sim/network/network_config.hpp"
+
+namespace dlsim::sim {
+
+using TransferId = std::uint32_t;
+
+class TransferSink {
+ public:
+  /// The last bit of transfer `id` has been transmitted (at the engine's now()).
+  virtual void transmitted(TransferId id) = 0;
+
+ protected:
+  ~TransferSink() = default;
+};
+
+class TransferScheduler {
+ public:
+  virtual ~TransferScheduler() = default;
+  /// A transfer of `bits` (payload + header) from src to dst starts now.
+  virtual void add(TransferId id, NodeId src, NodeId dst, double bits) = 0;
+  /// Transfers still transmitting.
+  virtual std::size_t active() const = 0;
+};
+
+/// Time to send `bits` at `rate`, rounded up to whole picoseconds.
+inline SimTime transmission_time(double bits, BitsPerSecond rate) {
+  double ps = bits / rate * double(SimTime::kPerSecond);
+  return SimTime::from_ps(std::int64_t(std::ceil(ps - 1e-6)));
+}
+
+}  // namespace dlsim::sim

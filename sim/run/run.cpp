@@ -1,0 +1,98 @@
+// run(): builds the simulated cluster for a prepared scenario, simulates it, and
+// writes metrics.csv (as it goes) and summary.json (at the end, atomically).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/metrics/csv_writer.hpp"
+#include "sim/metrics/progress_line.hpp"
+#include "sim/run/runner.hpp"
+#include "sim/run/summary.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+NetworkConfig network_config(const Scenario& s) {
+  const NetworkSpec& n = s.network;
+  NetworkConfig c(node_count(s), n.latency, n.bandwidth,
+                  n.sharing == "fifo" ? Sharing::fifo : Sharing::fair, n.header);
+  c.set_all_nics(n.nic_egress, n.nic_ingress);
+  for (const auto& node : n.nodes) {
+    if (node.egress) c.set_egress(NodeId(node.id), *node.egress);
+    if (node.ingress) c.set_ingress(NodeId(node.id), *node.ingress);
+  }
+  for (const auto& l : n.links) c.set_link(NodeId(l.from), NodeId(l.to), l.latency, l.bandwidth);
+  return c;
+}
+
+void write_atomically(const std::filesystem::path& file, const std::string& text) {
+  const auto tmp = std::filesystem::path(file.string() + ".tmp");
+  {
+    std::ofstream out(tmp);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, file);
+}
+
+}  // namespace
+
+nlohmann::json run(PreparedRun& p, const RunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const Scenario& s = p.scenario;
+
+  std::filesystem::create_directories(options.out_dir);
+  for (const char* stale : {"metrics.csv", "metrics.csv.partial", "summary.json"})
+    std::filesystem::remove(options.out_dir / stale);
+
+  Engine engine;
+  Network network(engine, network_config(s));
+  ComputeModel compute(s.compute.speed, s.compute.per_worker, s.compute.jitter, s.seed,
+                       node_count(s));
+
+  const models::Dataset* train = p.data ? &p.data->train : nullptr;
+  const models::Dataset* test =
+      p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
+  Evaluator evaluator(*p.objective, train, test, s.decentralized());
+
+  CsvWriter csv(options.out_dir);
+  ProgressLine progress(stderr);
+  std::vector<MetricsObserver*> observers{&csv};
+  if (options.progress) observers.push_back(&progress);
+
+  RecorderPlan plan{model_holders(s), p.max_iterations, p.epochs_per_iteration, s.metrics, s.stop};
+  Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
+  WallAccount wall;
+
+  auto init_rng = make_rng(s.seed, "init");
+  Training training{s, *p.objective, train, p.shards, p.objective->initial_point(init_rng), {},
+                    recorder, wall};
+  for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
+
+  recorder.start(std::vector<models::Vector>(plan.holders, training.initial));
+  launch_algorithm(engine, training);
+  engine.run(s.stop.sim_time.value_or(SimTime::max()));
+  recorder.finish();
+
+  RunTotals totals;
+  totals.events = engine.events_processed();
+  totals.counters = network.counters();
+  totals.sim_time = engine.now();
+  totals.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  totals.wall_math_s = wall.math_s;
+  totals.wall_compress_s = wall.compress_s;
+  totals.wall_metrics_s = recorder.wall_metrics_s();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  totals.peak_rss_bytes = std::uint64_t(usage.ru_maxrss) * 1024;
+
+  nlohmann::json summary = make_summary(s, recorder.last_row(), totals);
+  write_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n");
+  for (auto* o : observers) o->on_finish(summary);
+  return summary;
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,41 @@
+// Running one scenario end to end: everything that can fail on bad input (data files,
+// shard sizes) is checked by prepare() before anything is written; run() then builds
+// the engine, network and processes, simulates, and writes metrics.csv and
+// summary.json into the output folder (DESIGN.md §5).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "models/data/dataset.hpp"
+#include "models/data/partition.hpp"
+#include "models/objectives/objective.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+
+/// A scenario with its data loaded and checked: ready to run.
+struct PreparedRun {
+  Scenario scenario;
+  std::optional<models::DataSplit> data;
+  std::unique_ptr<models::Objective> objective;
+  models::Shards shards;
+  double epochs_per_iteration = 0;              // 0 without data
+  std::optional<std::int64_t> max_iterations;  // from stop.iterations / stop.epochs
+};
+
+/// Loads data and builds the objective; throws InputError for anything wrong.
+PreparedRun prepare(Scenario scenario);
+
+struct RunOptions {
+  std::filesystem::path out_dir;
+  bool progress = false;  // draw the progress line on stderr
+};
+
+/// Simulates and writes the results; returns the content of summary.json.
+nlohmann::json run(PreparedRun& prepared, const RunOptions& options);
+
+}  // namespace dlsim::sim

@@ -1,0 +1,33 @@
+// summary.json (DESIGN.md §5): the resolved scenario, the final metrics row, totals
+// (events, traffic, simulated and wall time with its split, peak memory), the facts of
+// the communication graph, and the dlsim version.
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/metrics/observer.hpp"
+#include "sim/network/network.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+
+struct RunTotals {
+  std::uint64_t events = 0;
+  NetworkCounters counters;
+  SimTime sim_time{};
+  double wall_s = 0;
+  double wall_math_s = 0;
+  double wall_compress_s = 0;
+  double wall_metrics_s = 0;
+  std::uint64_t peak_rss_bytes = 0;
+};
+
+/// The metrics row as a JSON object keyed by the CSV column names (null when empty).
+nlohmann::json row_to_json(const MetricsRow& row);
+
+nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& final_row,
+                            const RunTotals& totals);
+
+}  // namespace dlsim::sim

@@ -1,0 +1,43 @@
+// How long a node's math takes in simulated time (DESIGN.md §4 `compute`):
+//   t = (flops / speed + seconds) · per_worker[i] · J,   J = exp(σZ − σ²/2), Z ~ N(0,1)
+// J is lognormal jitter with mean 1 (σ = `jitter`, 0 = none), drawn from the node's
+// own stream so results do not depend on the order in which nodes compute.
+#pragma once
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "models/objectives/objective.hpp"
+#include "sim/engine/rng.hpp"
+#include "sim/engine/units.hpp"
+
+namespace dlsim::sim {
+
+class ComputeModel {
+ public:
+  /// `factors` has one entry per node (missing entries count as 1).
+  ComputeModel(Flops speed, std::vector<double> factors, double jitter, std::uint64_t seed,
+               int nodes)
+      : speed_(speed), factors_(std::move(factors)), jitter_(jitter) {
+    factors_.resize(nodes, 1.0);
+    for (int i = 0; i < nodes; ++i) rngs_.push_back(make_rng(seed, "compute-jitter", i));
+  }
+
+  SimTime duration(int node, const models::ComputeCost& cost) {
+    double seconds = (cost.flops / speed_ + cost.seconds) * factors_[node];
+    if (jitter_ > 0) {
+      std::normal_distribution<double> z;
+      seconds *= std::exp(jitter_ * z(rngs_[node]) - 0.5 * jitter_ * jitter_);
+    }
+    return SimTime::from_seconds(seconds);
+  }
+
+ private:
+  Flops speed_;
+  std::vector<double> factors_;
+  double jitter_;
+  std::vector<Rng> rngs_;
+};
+
+}  // namespace dlsim::sim

@@ -1,0 +1,87 @@
+// What a simulated process sees of the world: its id, the clock, and awaitable
+// operations that take simulated time (DESIGN.md §6):
+//   co_await me.compute(cost);              // the math's cost becomes time
+//   co_await me.send(peer, tag, payload);   // returns when the message has arrived
+//   co_await me.broadcast(peers, tag, p);   // one payload, |peers| transfers
+//   Message m = co_await me.recv(peer, tag);
+//   co_await me.sleep(dt);
+// Sends are eager: the transfer starts at once whether or not the receiver waits.
+#pragma once
+
+#include <coroutine>
+#include <span>
+
+#include "sim/engine/engine.hpp"
+#include "sim/network/network.hpp"
+#include "sim/runtime/compute_model.hpp"
+
+namespace dlsim::sim {
+
+class Node {
+ public:
+  Node(NodeId id, Engine& engine, Network& network, ComputeModel& compute)
+      : id_(id), engine_(&engine), network_(&network), compute_(&compute) {}
+
+  NodeId id() const { return id_; }
+  SimTime now() const { return engine_->now(); }
+
+  struct SleepAwaiter {
+    Engine* engine;
+    SimTime until;
+    bool await_ready() const noexcept { return until <= engine->now(); }
+    void await_suspend(std::coroutine_handle<> h) { engine->schedule_resume(until, h); }
+    void await_resume() const noexcept {}
+  };
+  SleepAwaiter sleep(SimTime dt) { return {engine_, engine_->now() + dt}; }
+  SleepAwaiter compute(const models::ComputeCost& cost) {
+    return sleep(compute_->duration(id_, cost));
+  }
+
+  struct SendAwaiter {
+    Network* network;
+    std::span<const NodeId> peers;
+    std::uint64_t tag;
+    Payload payload;
+    NodeId src;
+    Completion done{};
+    bool await_ready() const noexcept { return peers.empty(); }
+    void await_suspend(std::coroutine_handle<> h) {
+      done.pending = int(peers.size());
+      done.waiter = h;
+      for (NodeId p : peers) network->start(Message{src, p, tag, payload}, &done);
+    }
+    void await_resume() const noexcept {}
+  };
+  /// Sends one payload to every peer; resumes when all copies have arrived.
+  SendAwaiter broadcast(std::span<const NodeId> peers, std::uint64_t tag, Payload payload) {
+    return {network_, peers, tag, std::move(payload), id_};
+  }
+  SendAwaiter send(const NodeId& peer, std::uint64_t tag, Payload payload) {
+    return broadcast(std::span<const NodeId>(&peer, 1), tag, std::move(payload));
+  }
+  /// Starts a transfer without waiting for it.
+  void post(NodeId peer, std::uint64_t tag, Payload payload) {
+    network_->start(Message{id_, peer, tag, std::move(payload)}, nullptr);
+  }
+
+  struct RecvAwaiter {
+    Mailbox* mailbox;
+    NodeId src;
+    std::uint64_t tag;
+    Message out{};
+    bool await_ready() { return mailbox->try_take(src, tag, out); }
+    void await_suspend(std::coroutine_handle<> h) { mailbox->wait(src, tag, h, &out); }
+    Message await_resume() { return std::move(out); }
+  };
+  /// Receives the oldest message from `src` (or kAnySource) with `tag`.
+  RecvAwaiter recv(NodeId src, std::uint64_t tag) { return {&network_->mailbox(id_), src, tag}; }
+
+ private:
+  NodeId id_;
+  Engine* engine_;
+  Network* network_;
+  ComputeModel* compute_;
+};
+
+}  // namespace dlsim::sim
+

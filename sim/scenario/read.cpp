@@ -1,0 +1,87 @@
+// read_scenario_file: the file's text parsed as strict JSON. Syntax errors are
+// reported with a 1-based line and column computed from nlohmann's byte offset;
+// a key repeated within one object is an error rather than last-one-wins.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "sim/scenario/load.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+std::string lowercase_first(std::string text) {
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = char(text[0] - 'A' + 'a');
+  return text;
+}
+
+// "… parse error at line 3, column 5: syntax error while parsing object - unexpected
+// '}'; expected string literal" -> "unexpected '}'; expected string literal".
+std::string short_reason(const std::string& what) {
+  std::string reason = what;
+  if (const auto colon = reason.find(": "); colon != std::string::npos) {
+    reason = reason.substr(colon + 2);
+  }
+  if (const auto dash = reason.find(" - "); dash != std::string::npos) {
+    reason = reason.substr(dash + 3);
+  }
+  return reason;
+}
+
+}  // namespace
+
+nlohmann::json read_scenario_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(path, "cannot read file: is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot read file: " + lowercase_first(std::strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad())
+    throw InputError(path, "cannot read file: " + lowercase_first(std::strerror(errno)));
+  const std::string text = buffer.str();
+
+  // Duplicate keys: one set of seen keys per open object.
+  std::vector<std::set<std::string>> seen;
+  std::string duplicate;
+  const nlohmann::json::parser_callback_t on_event =
+      [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) seen.emplace_back();
+        if (event == Event::object_end && !seen.empty()) seen.pop_back();
+        if (event == Event::key && !seen.empty() && duplicate.empty() &&
+            !seen.back().insert(parsed.get<std::string>()).second) {
+          duplicate = parsed.get<std::string>();
+        }
+        return true;
+      };
+
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text, on_event);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is the 1-based offset of the character where parsing stopped.
+    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::size_t line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    const std::size_t column = end - line_start + 1;
+    throw InputError(path, "invalid JSON at line " + std::to_string(line) + ", column " +
+                               std::to_string(column) + ": " + short_reason(e.what()));
+  }
+  if (!duplicate.empty()) throw InputError(path, "duplicate key \"" + duplicate + "\"");
+  return doc;
+}
+
+}  // namespace dlsim::sim

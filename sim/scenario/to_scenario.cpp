@@ -1,0 +1,285 @@
+// to_scenario: the typed Scenario from a resolved document, plus the checks that
+// involve several keys (DESIGN.md §4): torus size, per-worker lists, node and link
+// ids, which collectives and compressors go together, data versus model.
+#include <cmath>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "sim/scenario/load.hpp"
+#include "sim/scenario/messages.hpp"
+#include "sim/scenario/quantity.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+using messages::index_path;
+using nlohmann::json;
+
+Bits to_bits(const json& value) {
+  return Bits(std::llround(parse_size_bits(value)));
+}
+
+void read_data(const json& j, DataSpec& d) {
+  d.source = j.at("source").get<std::string>();
+  if (d.source == "none") return;
+  if (d.source == "synthetic-regression") {
+    d.samples = j.at("samples").get<std::int64_t>();
+    d.features = j.at("features").get<std::int64_t>();
+    d.noise = j.at("noise").get<double>();
+    d.condition = j.at("condition").get<double>();
+  } else if (d.source == "csv") {
+    d.path = j.at("path").get<std::string>();
+    d.test_path = j.at("test_path").get<std::string>();
+    d.label_column = j.at("label_column").get<std::string>();
+  }
+  d.test_fraction = j.at("test_fraction").get<double>();
+  d.normalize = j.at("normalize").get<std::string>();
+  d.partition.kind = j.at("partition").at("kind").get<std::string>();
+}
+
+void read_model(const json& j, ModelSpec& m) {
+  m.kind = j.at("kind").get<std::string>();
+  if (m.kind == "least-squares") {
+    m.l2 = j.at("l2").get<double>();
+    m.l1 = j.at("l1").get<double>();
+    m.bias = j.at("bias").get<bool>();
+    m.init.kind = j.at("init").at("kind").get<std::string>();
+    if (m.init.kind == "normal") m.init.std = j.at("init").at("std").get<double>();
+  } else if (m.kind == "profile") {
+    m.parameters = j.at("parameters").get<std::int64_t>();
+    m.compute_time = parse_time(j.at("compute_time"));
+  }
+}
+
+void read_algorithm(const json& j, AlgorithmSpec& a) {
+  a.kind = j.at("kind").get<std::string>();
+  a.step_size = j.at("step_size").get<double>();
+  a.batch_size = j.at("batch_size").get<std::int64_t>();
+  a.momentum = j.at("momentum").get<double>();
+  a.nesterov = j.at("nesterov").get<bool>();
+  a.weight_decay = j.at("weight_decay").get<double>();
+  if (j.contains("collective")) a.collective = j.at("collective").get<std::string>();
+  a.compressor.kind = j.at("compressor").at("kind").get<std::string>();
+  a.compressor.error_feedback = j.at("compressor").at("error_feedback").get<bool>();
+  a.compressor.options = j.at("compressor");
+}
+
+void read_network(const json& j, NetworkSpec& n) {
+  n.latency = parse_time(j.at("latency"));
+  n.bandwidth = parse_rate(j.at("bandwidth"));
+  n.sharing = j.at("sharing").get<std::string>();
+  n.header = to_bits(j.at("header"));
+  n.nic_egress = parse_rate(j.at("nic").at("egress"));
+  n.nic_ingress = parse_rate(j.at("nic").at("ingress"));
+  for (const json& node : j.at("nodes")) {
+    NodeNicSpec s;
+    s.id = node.at("id").get<std::int64_t>();
+    if (node.contains("egress")) s.egress = parse_rate(node.at("egress"));
+    if (node.contains("ingress")) s.ingress = parse_rate(node.at("ingress"));
+    n.nodes.push_back(s);
+  }
+  for (const json& link : j.at("links")) {
+    LinkSpec s;
+    s.from = link.at("from").get<std::int64_t>();
+    s.to = link.at("to").get<std::int64_t>();
+    if (link.contains("latency")) s.latency = parse_time(link.at("latency"));
+    if (link.contains("bandwidth")) s.bandwidth = parse_rate(link.at("bandwidth"));
+    n.links.push_back(s);
+  }
+}
+
+void read_stop(const json& j, StopSpec& s) {
+  if (j.contains("epochs")) s.epochs = j.at("epochs").get<double>();
+  if (j.contains("iterations")) s.iterations = j.at("iterations").get<std::int64_t>();
+  if (j.contains("sim_time")) s.sim_time = parse_time(j.at("sim_time"));
+  if (j.contains("bits")) s.bits = to_bits(j.at("bits"));
+  if (j.contains("target_loss")) s.target_loss = j.at("target_loss").get<double>();
+}
+
+void read_metrics(const json& j, MetricsSpec& m) {
+  const json& every = j.at("every");
+  if (every.contains("iterations")) {
+    m.every = MetricsSpec::Every::iterations;
+    m.every_iterations = every.at("iterations").get<std::int64_t>();
+  } else if (every.contains("epochs")) {
+    m.every = MetricsSpec::Every::epochs;
+    m.every_epochs = every.at("epochs").get<double>();
+  } else {
+    m.every = MetricsSpec::Every::sim_time;
+    m.every_sim_time = parse_time(every.at("sim_time"));
+  }
+  m.test = j.at("test").get<bool>();
+}
+
+Scenario read(const json& j) {
+  Scenario s;
+  s.name = j.at("name").get<std::string>();
+  s.description = j.at("description").get<std::string>();
+  s.seed = j.at("seed").get<std::uint64_t>();
+  s.workers = j.at("workers").get<std::int64_t>();
+  read_data(j.at("data"), s.data);
+  read_model(j.at("model"), s.model);
+  read_algorithm(j.at("algorithm"), s.algorithm);
+  const json& topology = j.at("topology");
+  s.topology.kind = topology.at("kind").get<std::string>();
+  s.topology.weights = topology.at("weights").get<std::string>();
+  if (topology.contains("dims"))
+    s.topology.dims = topology.at("dims").get<std::vector<std::int64_t>>();
+  read_network(j.at("network"), s.network);
+  s.compute.speed = parse_flops(j.at("compute").at("speed"));
+  s.compute.per_worker = j.at("compute").at("per_worker").get<std::vector<double>>();
+  s.compute.jitter = j.at("compute").at("jitter").get<double>();
+  read_stop(j.at("stop"), s.stop);
+  read_metrics(j.at("metrics"), s.metrics);
+  s.output_dir = j.at("output").at("dir").get<std::string>();
+  return s;
+}
+
+// ---------------------------------------------------------------- combinations
+
+void check_topology(const Scenario& s) {
+  if (s.topology.kind != "torus") return;
+  std::int64_t product = 1;
+  bool too_large = false;
+  for (std::size_t i = 0; i < s.topology.dims.size(); ++i) {
+    const std::int64_t d = s.topology.dims[i];
+    if (d < 2) {
+      throw InputError(index_path("topology.dims", i), "must be >= 2, got " + std::to_string(d));
+    }
+    if (too_large || d > s.workers / product) {
+      too_large = true;  // avoids overflow; the product already exceeds workers
+    } else {
+      product *= d;
+    }
+  }
+  if (too_large || product != s.workers) {
+    throw InputError(
+        "topology.dims",
+        "product of dims must equal workers (" + std::to_string(s.workers) + "), got " +
+            messages::shown(json(s.topology.dims)) + " = " +
+            (too_large ? "more than " + std::to_string(s.workers) : std::to_string(product)));
+  }
+}
+
+void check_compute(const Scenario& s) {
+  const auto& factors = s.compute.per_worker;
+  if (!factors.empty() && std::int64_t(factors.size()) != s.workers) {
+    throw InputError("compute.per_worker", "must have one entry per worker (" +
+                                               std::to_string(s.workers) + "), got " +
+                                               std::to_string(factors.size()));
+  }
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    if (!(factors[i] > 0) || !std::isfinite(factors[i])) {
+      throw InputError(index_path("compute.per_worker", i),
+                       "must be > 0, got " + messages::number_text(factors[i]));
+    }
+  }
+}
+
+// Node ids run over the workers, plus the parameter server (id = workers) if any.
+void check_node_id(const Scenario& s, std::int64_t id, const std::string& path) {
+  const bool has_server = s.algorithm.kind == "sgd" && s.algorithm.collective == "parameter-server";
+  const std::int64_t last = has_server ? s.workers : s.workers - 1;
+  if (id >= 0 && id <= last) return;
+  std::string what =
+      "must be a node id in [0, " + std::to_string(last) + "], got " + std::to_string(id);
+  if (id == s.workers)
+    what += " (the parameter server exists only with collective parameter-server)";
+  throw InputError(path, what);
+}
+
+void check_network(const Scenario& s) {
+  std::map<std::int64_t, std::size_t> node_index;
+  for (std::size_t i = 0; i < s.network.nodes.size(); ++i) {
+    const std::string path = index_path("network.nodes", i) + ".id";
+    const std::int64_t id = s.network.nodes[i].id;
+    check_node_id(s, id, path);
+    if (auto [it, fresh] = node_index.emplace(id, i); !fresh) {
+      throw InputError(path, "duplicate node id " + std::to_string(id) + " (also in " +
+                                 index_path("network.nodes", it->second) + ")");
+    }
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> link_index;
+  for (std::size_t i = 0; i < s.network.links.size(); ++i) {
+    const std::string path = index_path("network.links", i);
+    const LinkSpec& link = s.network.links[i];
+    check_node_id(s, link.from, path + ".from");
+    check_node_id(s, link.to, path + ".to");
+    if (link.from == link.to) {
+      throw InputError(path + ".to", "must differ from \"from\" (" + std::to_string(link.from) +
+                                         "): a link joins two nodes");
+    }
+    if (auto [it, fresh] = link_index.emplace(std::pair{link.from, link.to}, i); !fresh) {
+      throw InputError(path, "duplicate link " + std::to_string(link.from) + " -> " +
+                                 std::to_string(link.to) + " (also in " +
+                                 index_path("network.links", it->second) + ")");
+    }
+  }
+}
+
+void check_algorithm(const Scenario& s) {
+  const AlgorithmSpec& a = s.algorithm;
+  if (a.nesterov && a.momentum == 0.0) {
+    throw InputError("algorithm.nesterov", "requires algorithm.momentum > 0, got momentum 0");
+  }
+  if (a.kind == "sgd" && a.collective == "ring-allreduce" && a.compressor.kind != "none") {
+    throw InputError(
+        "algorithm.collective",
+        "ring-allreduce needs compressor kind \"none\", got \"" + a.compressor.kind + "\"");
+  }
+  if (a.kind == "dpsgd") {
+    if (a.compressor.kind != "none") {
+      throw InputError(
+          "algorithm.compressor.kind",
+          "dpsgd sends uncompressed models; must be \"none\", got \"" + a.compressor.kind + "\"");
+    }
+    if (s.workers < 2) {
+      throw InputError("workers",
+                       "dpsgd needs at least 2 workers, got " + std::to_string(s.workers));
+    }
+  }
+}
+
+void check_data(const Scenario& s) {
+  const bool no_data = s.data.source == "none";
+  if (s.model.kind == "profile" && !no_data) {
+    throw InputError("data.source",
+                     "must be \"none\" for model kind \"profile\", got \"" + s.data.source + "\"");
+  }
+  if (s.model.kind != "profile" && no_data) {
+    throw InputError("data.source", "model kind \"" + s.model.kind + "\" needs data; got \"none\"");
+  }
+  if (no_data && s.stop.epochs) {
+    throw InputError("stop.epochs", "epochs need data, but data.source is \"none\"");
+  }
+  if (no_data && s.metrics.every == MetricsSpec::Every::epochs) {
+    throw InputError("metrics.every.epochs", "epochs need data, but data.source is \"none\"");
+  }
+  if (s.data.source == "csv" && s.data.path.empty()) {
+    throw InputError("data.path", "data.source csv needs a path");
+  }
+}
+
+}  // namespace
+
+Scenario to_scenario(const json& resolved) {
+  Scenario s;
+  try {
+    s = read(resolved);
+  } catch (const json::exception& e) {
+    throw InputError("scenario", std::string("not a resolved scenario: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError("scenario", std::string("not a resolved scenario: ") + e.what());
+  }
+  check_topology(s);
+  check_compute(s);
+  check_network(s);
+  check_algorithm(s);
+  check_data(s);
+  if (s.output_dir.empty()) throw InputError("output.dir", "must not be empty");
+  s.resolved = resolved;
+  return s;
+}
+
+}  // namespace dlsim::sim

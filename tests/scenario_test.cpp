@@ -1,0 +1,609 @@
+// Scenario loading (sim/scenario/load.hpp): defaults, preserved user values,
+// --set overrides, file reading, strict rejection of malformed input with the exact
+// JSON path, the combination checks of to_scenario, and the generated JSON Schema.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/load.hpp"
+
+using dlsim::sim::apply_override;
+using dlsim::sim::InputError;
+using dlsim::sim::load_scenario;
+using dlsim::sim::MetricsSpec;
+using dlsim::sim::read_scenario_file;
+using dlsim::sim::resolve_scenario;
+using dlsim::sim::Scenario;
+using dlsim::sim::scenario_schema;
+using dlsim::sim::to_scenario;
+using nlohmann::json;
+
+namespace {
+
+struct Outcome {
+  bool thrown = false;
+  std::string where;
+  std::string problem;
+};
+
+template <typename F>
+Outcome outcome_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return {true, e.where(), e.problem()};
+  }
+  return {};
+}
+
+// Loads (resolve + to_scenario) `text` and checks the error's path and message.
+void check_rejected(const std::string& text, const std::string& where,
+                    const std::string& fragment) {
+  INFO("scenario: " << text);
+  const Outcome o = outcome_of([&] { load_scenario(json::parse(text)); });
+  REQUIRE(o.thrown);
+  CHECK(o.where == where);
+  CHECK_THAT(o.problem, Catch::Contains(fragment));
+}
+
+// A fresh file under the temp directory holding `text`; removed at scope end.
+struct TempFile {
+  std::filesystem::path path;
+  explicit TempFile(const std::string& text) {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path() /
+           ("dlsim_scenario_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
+            ".json");
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path); }
+};
+
+std::vector<std::string> keys_of(const json& object) {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : object.items()) keys.push_back(k);
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]") {
+  const json r = resolve_scenario(json::object());
+  CHECK(r["name"] == "run");
+  CHECK(r["description"] == "");
+  CHECK(r["seed"] == 1);
+  CHECK(r["workers"] == 4);
+  CHECK(r["data"] == json::parse(R"({"source": "synthetic-regression", "samples": 1000,
+      "features": 20, "noise": 0.1, "condition": 1, "test_fraction": 0, "normalize": "none",
+      "partition": {"kind": "iid"}})"));
+  CHECK(r["model"] == json::parse(R"({"kind": "least-squares", "l2": 0, "l1": 0, "bias": true,
+      "init": {"kind": "zeros"}})"));
+  CHECK(r["algorithm"] == json::parse(R"({"kind": "sgd", "step_size": 0.01, "batch_size": 32,
+      "momentum": 0, "nesterov": false, "weight_decay": 0, "collective": "parameter-server",
+      "compressor": {"kind": "none", "error_feedback": false}})"));
+  CHECK(r["topology"] == json::parse(R"({"kind": "ring", "weights": "metropolis"})"));
+  CHECK(r["network"] == json::parse(R"({"latency": "10us", "bandwidth": "10Gbps",
+      "sharing": "fair", "header": "0B", "nic": {"egress": "10Gbps", "ingress": "10Gbps"},
+      "nodes": [], "links": []})"));
+  CHECK(r["compute"] == json::parse(R"({"speed": "10GFLOPS", "per_worker": [], "jitter": 0})"));
+  CHECK(r["stop"] == json::parse(R"({"iterations": 100})"));
+  CHECK(r["metrics"] == json::parse(R"({"every": {"iterations": 10}, "test": true})"));
+  CHECK(r["output"] == json::parse(R"({"dir": "results/run"})"));
+  CHECK(r["sweep"] == json::parse(R"({"grid": {}, "repeat": 1})"));
+  CHECK(keys_of(r).size() == 14);
+}
+
+TEST_CASE("the typed scenario of an empty document", "[scenario]") {
+  const Scenario s = load_scenario(json::object());
+  CHECK(s.name == "run");
+  CHECK(s.seed == 1);
+  CHECK(s.workers == 4);
+  CHECK(s.data.source == "synthetic-regression");
+  CHECK(s.data.samples == 1000);
+  CHECK(s.data.noise == 0.1);
+  CHECK(s.model.kind == "least-squares");
+  CHECK(s.model.bias);
+  CHECK(s.algorithm.kind == "sgd");
+  CHECK(s.algorithm.collective == "parameter-server");
+  CHECK(s.algorithm.batch_size == 32);
+  CHECK(s.algorithm.compressor.kind == "none");
+  CHECK(s.algorithm.compressor.options == json::parse(R"({"kind":"none","error_feedback":false})"));
+  CHECK_FALSE(s.decentralized());
+  CHECK(s.network.latency.ps == 10'000'000);
+  CHECK(s.network.bandwidth == 10e9);
+  CHECK(s.network.header == 0);
+  CHECK(s.network.nic_egress == 10e9);
+  CHECK(s.network.nic_ingress == 10e9);
+  CHECK(s.compute.speed == 10e9);
+  CHECK(s.compute.per_worker.empty());
+  REQUIRE(s.stop.iterations);
+  CHECK(*s.stop.iterations == 100);
+  CHECK_FALSE(s.stop.epochs);
+  CHECK_FALSE(s.stop.sim_time);
+  CHECK(s.metrics.every == MetricsSpec::Every::iterations);
+  CHECK(s.metrics.every_iterations == 10);
+  CHECK(s.metrics.test);
+  CHECK(s.output_dir == "results/run");
+  CHECK(s.resolved == resolve_scenario(json::object()));
+}
+
+TEST_CASE("defaults that depend on other keys", "[scenario]") {
+  SECTION("data.source is none for a profile model") {
+    const json r =
+        resolve_scenario(json::parse(R"({"model": {"kind": "profile", "parameters": 25000000}})"));
+    CHECK(r["data"] == json::parse(R"({"source": "none"})"));
+    CHECK(r["model"]["compute_time"] == "10ms");
+    const Scenario s = to_scenario(r);
+    CHECK(s.model.parameters == 25'000'000);
+    CHECK(s.model.compute_time.ps == 10'000'000'000);
+  }
+  SECTION("nic rates default to network.bandwidth as written") {
+    const json r = resolve_scenario(json::parse(R"({"network": {"bandwidth": "1 Gbps"}})"));
+    CHECK(r["network"]["nic"] == json::parse(R"({"egress": "1 Gbps", "ingress": "1 Gbps"})"));
+    const Scenario s = to_scenario(r);
+    CHECK(s.network.nic_egress == 1e9);
+    CHECK(s.network.nic_ingress == 1e9);
+  }
+  SECTION("a nic rate that is given is kept, the other follows bandwidth") {
+    const json r = resolve_scenario(
+        json::parse(R"({"network": {"bandwidth": 2e9, "nic": {"egress": "100Mbps"}}})"));
+    CHECK(r["network"]["nic"] == json::parse(R"({"egress": "100Mbps", "ingress": 2e9})"));
+  }
+  SECTION("output.dir follows name") {
+    const json r = resolve_scenario(json::parse(R"({"name": "choco-ring16"})"));
+    CHECK(r["output"]["dir"] == "results/choco-ring16");
+  }
+  SECTION("the kind's own defaults are filled in") {
+    const json r = resolve_scenario(json::parse(
+        R"({"model": {"init": {"kind": "normal"}}, "data": {"source": "csv", "path": "a.csv"}})"));
+    CHECK(r["model"]["init"] == json::parse(R"({"kind": "normal", "std": 0.01})"));
+    CHECK(r["data"] == json::parse(R"({"source": "csv", "path": "a.csv", "test_path": "",
+        "label_column": "label", "test_fraction": 0, "normalize": "none",
+        "partition": {"kind": "iid"}})"));
+  }
+}
+
+TEST_CASE("user values are kept as written and resolving is idempotent", "[scenario]") {
+  const json raw = json::parse(R"({
+    "name": "torus", "seed": 7, "workers": 16,
+    "data": {"samples": 640, "normalize": "standard", "test_fraction": 0.25},
+    "model": {"l2": 1e-4, "init": {"kind": "normal", "std": 0.5}},
+    "algorithm": {"kind": "dpsgd", "step_size": 0.05, "momentum": 0.9, "nesterov": true},
+    "topology": {"kind": "torus", "dims": [4, 4], "weights": "uniform"},
+    "network": {"latency": "5 us", "bandwidth": "10Gbps", "header": "64B", "sharing": "fifo",
+                "nodes": [{"id": 3, "egress": "1Gbps"}],
+                "links": [{"from": 0, "to": 1, "latency": "1ms", "bandwidth": "100Mbps"}]},
+    "compute": {"speed": "50GFLOPS", "jitter": 0.1},
+    "stop": {"epochs": 5, "sim_time": "2s", "bits": "1GB", "target_loss": 0.01},
+    "metrics": {"every": {"sim_time": "10ms"}, "test": false},
+    "output": {"dir": "/tmp/out"},
+    "sweep": {"grid": {"network.bandwidth": ["1Gbps", "10Gbps"], "workers": [4, 16]}, "repeat": 3}
+  })");
+  const json r = resolve_scenario(raw);
+  CHECK(r["network"]["latency"] == "5 us");
+  CHECK(r["network"]["bandwidth"] == "10Gbps");
+  CHECK(r["network"]["nodes"] == raw["network"]["nodes"]);
+  CHECK(r["network"]["links"] == raw["network"]["links"]);
+  CHECK(r["topology"]["dims"] == json::array({4, 4}));
+  CHECK(r["sweep"] == raw["sweep"]);
+  CHECK(r["stop"] == raw["stop"]);
+  CHECK_FALSE(r["algorithm"].contains("collective"));
+  CHECK(resolve_scenario(r) == r);
+
+  const Scenario s = to_scenario(r);
+  CHECK(s.decentralized());
+  CHECK(s.workers == 16);
+  CHECK(s.seed == 7);
+  CHECK(s.topology.dims == std::vector<std::int64_t>{4, 4});
+  CHECK(s.network.latency.ps == 5'000'000);
+  CHECK(s.network.header == 512);
+  CHECK(s.network.sharing == "fifo");
+  REQUIRE(s.network.nodes.size() == 1);
+  CHECK(s.network.nodes[0].id == 3);
+  CHECK(s.network.nodes[0].egress == 1e9);
+  CHECK_FALSE(s.network.nodes[0].ingress);
+  REQUIRE(s.network.links.size() == 1);
+  CHECK(s.network.links[0].latency->ps == 1'000'000'000);
+  CHECK(*s.network.links[0].bandwidth == 100e6);
+  CHECK(s.compute.speed == 50e9);
+  CHECK(*s.stop.epochs == 5.0);
+  CHECK(s.stop.sim_time->ps == 2'000'000'000'000);
+  CHECK(*s.stop.bits == 8'000'000'000ULL);
+  CHECK(*s.stop.target_loss == 0.01);
+  CHECK(s.metrics.every == MetricsSpec::Every::sim_time);
+  CHECK(s.metrics.every_sim_time.ps == 10'000'000'000);
+  CHECK_FALSE(s.metrics.test);
+  CHECK(s.model.init.kind == "normal");
+  CHECK(s.model.init.std == 0.5);
+  CHECK(s.data.normalize == "standard");
+  CHECK(s.output_dir == "/tmp/out");
+}
+
+TEST_CASE("the parameter server may have a NIC override", "[scenario]") {
+  const Scenario s = load_scenario(
+      json::parse(R"({"workers": 4, "network": {"nodes": [{"id": 4, "ingress": "40Gbps"}]}})"));
+  CHECK(s.network.nodes.at(0).id == 4);
+  CHECK(*s.network.nodes.at(0).ingress == 40e9);
+}
+
+TEST_CASE("--set overrides", "[scenario][override]") {
+  json doc = json::parse(R"({"network": {"latency": "1us"}, "workers": 4})");
+  apply_override(doc, "network.bandwidth=1Gbps");
+  CHECK(doc["network"]["bandwidth"] == "1Gbps");
+  CHECK(doc["network"]["latency"] == "1us");
+  apply_override(doc, "workers=8");
+  CHECK(doc["workers"].is_number_integer());
+  CHECK(doc["workers"] == 8);
+  apply_override(doc, R"(algorithm.compressor={"kind":"none"})");
+  CHECK(doc["algorithm"]["compressor"] == json::parse(R"({"kind": "none"})"));
+  apply_override(doc, "a.b.c=true");
+  CHECK(doc["a"]["b"]["c"] == true);
+  apply_override(doc, R"(name="42")");
+  CHECK(doc["name"] == "42");
+  apply_override(doc, "description=x=y");
+  CHECK(doc["description"] == "x=y");
+  apply_override(doc, "compute.per_worker=[1, 2.5]");
+  CHECK(doc["compute"]["per_worker"] == json::array({1, 2.5}));
+  apply_override(doc, "a.b=null");
+  CHECK(doc["a"] == json::object());
+
+  json empty;
+  apply_override(empty, "stop.epochs=2");
+  CHECK(empty == json::parse(R"({"stop": {"epochs": 2}})"));
+}
+
+TEST_CASE("--set errors name the flag and the assignment", "[scenario][override]") {
+  json doc = json::parse(R"({"workers": 4})");
+  for (const auto& [assignment, fragment] : std::vector<std::pair<std::string, std::string>>{
+           {"workers", "expected KEY=VALUE, got \"workers\""},
+           {"=5", "empty key in \"=5\""},
+           {"network..bandwidth=1", "empty key"},
+           {"network.=1", "empty key"},
+           {"workers.count=1", "workers is 4, not an object"},
+       }) {
+    INFO(assignment);
+    const Outcome o = outcome_of([&] { apply_override(doc, assignment); });
+    REQUIRE(o.thrown);
+    CHECK(o.where == "--set");
+    CHECK_THAT(o.problem, Catch::Contains(fragment));
+  }
+  CHECK(doc == json::parse(R"({"workers": 4})"));  // failed overrides change nothing
+}
+
+TEST_CASE("an override that breaks the scenario fails validation at its path",
+          "[scenario][override]") {
+  json doc = json::object();
+  apply_override(doc, "network.bandwith=1Gbps");
+  const Outcome o = outcome_of([&] { resolve_scenario(doc); });
+  CHECK(o.where == "network.bandwith");
+  CHECK_THAT(o.problem, Catch::Contains("did you mean \"bandwidth\"?"));
+}
+
+TEST_CASE("reading scenario files", "[scenario][file]") {
+  SECTION("a valid file") {
+    TempFile f(R"({"workers": 2, "network": {"bandwidth": "1Gbps"}})");
+    CHECK(read_scenario_file(f.path.string()) ==
+          json::parse(R"({"workers": 2, "network": {"bandwidth": "1Gbps"}})"));
+  }
+  SECTION("broken JSON names the file, line and column") {
+    TempFile f("{\n  \"workers\": 4,\n  \"seed\": ,\n}\n");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    REQUIRE(o.thrown);
+    CHECK(o.where == f.path.string());
+    CHECK_THAT(o.problem, Catch::StartsWith("invalid JSON at line 3, column 11: "));
+    CHECK_THAT(o.problem, Catch::Contains("unexpected ','"));
+  }
+  SECTION("a trailing comma") {
+    TempFile f("{\"workers\": 4,}");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    CHECK_THAT(o.problem, Catch::StartsWith("invalid JSON at line 1, column 15"));
+  }
+  SECTION("an empty file") {
+    TempFile f("");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    CHECK_THAT(o.problem, Catch::StartsWith("invalid JSON at line 1, column 1"));
+  }
+  SECTION("a missing file") {
+    const Outcome o = outcome_of([] { read_scenario_file("/nonexistent/dir/x.json"); });
+    REQUIRE(o.thrown);
+    CHECK(o.where == "/nonexistent/dir/x.json");
+    CHECK(o.problem == "cannot read file: no such file or directory");
+  }
+  SECTION("a directory") {
+    const auto dir = std::filesystem::temp_directory_path().string();
+    const Outcome o = outcome_of([&] { read_scenario_file(dir); });
+    CHECK(o.where == dir);
+    CHECK_THAT(o.problem, Catch::StartsWith("cannot read file"));
+  }
+  SECTION("a duplicate key") {
+    TempFile f(R"({"network": {"latency": "1us", "latency": "2us"}})");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    CHECK(o.where == f.path.string());
+    CHECK(o.problem == "duplicate key \"latency\"");
+  }
+}
+
+TEST_CASE("keys are checked strictly, at any depth", "[scenario][errors]") {
+  check_rejected("[1, 2]", "scenario", "must be an object");
+  check_rejected(R"({"wrokers": 4})", "wrokers",
+                 "unknown key \"wrokers\" (did you mean \"workers\"?)");
+  check_rejected(R"({"colour": 4})", "colour", "expected one of: name, description, seed");
+  check_rejected(R"({"network": {"bandwith": "1Gbps"}})", "network.bandwith",
+                 "unknown key \"bandwith\" (did you mean \"bandwidth\"?)");
+  check_rejected(R"({"algorithm": {"compressor": {"kindd": "none"}}})",
+                 "algorithm.compressor.kindd", "did you mean \"kind\"?");
+  check_rejected(R"({"network": {"links": [{"from": 0, "to": 1}, {"form": 1, "to": 2}]}})",
+                 "network.links[1].form", "did you mean \"from\"?");
+  check_rejected(R"({"data": {"partition": {"kind": "iid", "alpha": 0.5}}})",
+                 "data.partition.alpha", "unknown key \"alpha\"");
+}
+
+TEST_CASE("keys of another kind are rejected and say which kind takes them", "[scenario][errors]") {
+  check_rejected(R"({"topology": {"kind": "ring", "dims": [2, 2]}})", "topology.dims",
+                 "unknown key \"dims\" for kind \"ring\" (valid for kind: torus)");
+  check_rejected(R"({"workers": 4, "algorithm": {"kind": "dpsgd", "collective": "allgather"}})",
+                 "algorithm.collective", "for kind \"dpsgd\" (valid for kind: sgd)");
+  check_rejected(R"({"data": {"source": "csv", "path": "x.csv", "samples": 10}})", "data.samples",
+                 "for source \"csv\"");
+  check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "data": {}, "l2": 0.1}})",
+                 "model.data", "unknown key \"data\"");
+  check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "l2": 0.1}})", "model.l2",
+                 "for kind \"profile\" (valid for kind: least-squares)");
+  check_rejected(
+      R"({"model": {"kind": "profile", "parameters": 10}, "data": {"test_fraction": 0.1}})",
+      "data.test_fraction", "for source \"none\"");
+  check_rejected(R"({"model": {"init": {"kind": "zeros", "std": 1}}})", "model.init.std",
+                 "for kind \"zeros\" (valid for kind: normal)");
+}
+
+TEST_CASE("wrong types are rejected at every depth", "[scenario][errors]") {
+  check_rejected(R"({"workers": "8"})", "workers", "must be an integer, got \"8\"");
+  check_rejected(R"({"workers": 4.5})", "workers", "must be an integer, got 4.5");
+  check_rejected(R"({"name": 3})", "name", "must be a string, got 3");
+  check_rejected(R"({"data": "synthetic"})", "data", "must be an object, got \"synthetic\"");
+  check_rejected(R"({"model": {"bias": "yes"}})", "model.bias", "must be a boolean");
+  check_rejected(R"({"metrics": {"test": 1}})", "metrics.test", "must be a boolean");
+  check_rejected(R"({"topology": {"kind": 3}})", "topology.kind", "must be a string, got 3");
+  check_rejected(R"({"topology": {"kind": "torus", "dims": "4x4"}})", "topology.dims",
+                 "must be an array");
+  check_rejected(R"({"network": {"links": {}}})", "network.links", "must be an array, got {}");
+  check_rejected(R"({"network": {"links": [5]}})", "network.links[0]", "must be an object, got 5");
+  check_rejected(R"({"network": {"nodes": [{"id": 1, "egress": true}]}})",
+                 "network.nodes[0].egress", "expected a rate");
+  check_rejected(R"({"network": {"latency": [1]}})", "network.latency", "expected a time");
+  check_rejected(R"({"compute": {"per_worker": [1, "2"]}})", "compute.per_worker[1]",
+                 "must be a number");
+  check_rejected(R"({"stop": {"target_loss": "low"}})", "stop.target_loss", "must be a number");
+}
+
+TEST_CASE("values out of range are rejected", "[scenario][errors]") {
+  check_rejected(R"({"workers": 0})", "workers", "must be in [1, 1000000], got 0");
+  check_rejected(R"({"workers": 1000001})", "workers", "must be in [1, 1000000]");
+  check_rejected(R"({"seed": -1})", "seed", "must be >= 0, got -1");
+  check_rejected(R"({"network": {"bandwidth": "0Gbps"}})", "network.bandwidth",
+                 "must be > 0, got \"0Gbps\"");
+  check_rejected(R"({"network": {"bandwidth": -5}})", "network.bandwidth", "must be > 0, got -5");
+  check_rejected(R"({"network": {"latency": "-5us"}})", "network.latency",
+                 "must be >= 0, got \"-5us\"");
+  check_rejected(R"({"network": {"bandwidth": "10 furlongs"}})", "network.bandwidth",
+                 "unknown rate unit \"furlongs\"");
+  check_rejected(R"({"network": {"header": "1.5b"}})", "network.header", "whole number of bits");
+  check_rejected(R"({"network": {"nic": {"ingress": "0bps"}}})", "network.nic.ingress",
+                 "must be > 0");
+  check_rejected(R"({"network": {"links": [{"from": 0, "to": 1, "latency": "-1ms"}]}})",
+                 "network.links[0].latency", "must be >= 0");
+  check_rejected(R"({"algorithm": {"batch_size": 0}})", "algorithm.batch_size",
+                 "must be >= 1, got 0");
+  check_rejected(R"({"algorithm": {"momentum": 1.0}})", "algorithm.momentum",
+                 "must be in [0, 1), got 1.0");
+  check_rejected(R"({"algorithm": {"step_size": 0}})", "algorithm.step_size", "must be > 0");
+  check_rejected(R"({"data": {"test_fraction": 1}})", "data.test_fraction", "must be in [0, 1)");
+  check_rejected(R"({"data": {"condition": 0.5}})", "data.condition", "must be >= 1");
+  check_rejected(R"({"compute": {"speed": "0GFLOPS"}})", "compute.speed", "must be > 0");
+  check_rejected(R"({"compute": {"per_worker": [1, 0, 1, 1]}})", "compute.per_worker[1]",
+                 "must be > 0, got 0");
+  check_rejected(R"({"stop": {"bits": "0B"}})", "stop.bits", "must be > 0");
+  check_rejected(R"({"stop": {"sim_time": "0s"}})", "stop.sim_time", "must be > 0");
+  check_rejected(R"({"model": {"init": {"kind": "normal", "std": 0}}})", "model.init.std",
+                 "must be > 0");
+  check_rejected(R"({"topology": {"kind": "torus", "dims": [1, 4]}, "workers": 4})",
+                 "topology.dims[0]", "must be >= 2, got 1");
+  check_rejected(R"({"topology": {"kind": "torus", "dims": []}})", "topology.dims",
+                 "must not be empty");
+  check_rejected(R"({"output": {"dir": ""}})", "output.dir", "must not be empty");
+  check_rejected(R"({"sweep": {"grid": {"network.bandwidth": []}}})",
+                 "sweep.grid[\"network.bandwidth\"]", "must not be empty");
+  check_rejected(R"({"sweep": {"repeat": 0}})", "sweep.repeat", "must be >= 1");
+}
+
+TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][errors]") {
+  check_rejected(R"({"topology": {"kind": "rign"}})", "topology.kind",
+                 "unknown kind \"rign\"; expected one of: ring, torus (did you mean \"ring\"?)");
+  check_rejected(R"({"data": {"source": "cvs"}})", "data.source",
+                 "unknown source \"cvs\"; expected one of: synthetic-regression, csv, none");
+  check_rejected(R"({"model": {"kind": "mlp"}})", "model.kind",
+                 "expected one of: least-squares, profile");
+  check_rejected(R"({"algorithm": {"kind": "choco-sgd"}})", "algorithm.kind",
+                 "unknown kind \"choco-sgd\"");
+  check_rejected(R"({"algorithm": {"compressor": {"kind": "top-k"}}})", "algorithm.compressor.kind",
+                 "expected one of: none");
+  check_rejected(R"({"data": {"partition": {"kind": "dirichlet"}}})", "data.partition.kind",
+                 "unknown kind \"dirichlet\"");
+  check_rejected(R"({"model": {"init": {"kind": "he"}}})", "model.init.kind",
+                 "expected one of: zeros, normal");
+  check_rejected(R"({"network": {"sharing": "fiar"}})", "network.sharing",
+                 "unknown value \"fiar\"; expected one of: fair, fifo (did you mean \"fair\"?)");
+  check_rejected(R"({"algorithm": {"collective": "allreduce"}})", "algorithm.collective",
+                 "expected one of: parameter-server, allgather, ring-allreduce");
+  check_rejected(R"({"topology": {"weights": "metropolis-hastings"}})", "topology.weights",
+                 "unknown value");
+}
+
+TEST_CASE("required keys and key counts", "[scenario][errors]") {
+  check_rejected(R"({"data": {"source": "csv"}})", "data.path",
+                 "missing required key \"path\" for source \"csv\"");
+  check_rejected(R"({"model": {"kind": "profile"}})", "model.parameters",
+                 "missing required key \"parameters\"");
+  check_rejected(R"({"topology": {"kind": "torus"}})", "topology.dims",
+                 "missing required key \"dims\"");
+  check_rejected(R"({"network": {"nodes": [{"egress": "1Gbps"}]}})", "network.nodes[0].id",
+                 "missing required key \"id\"");
+  check_rejected(R"({"network": {"links": [{"from": 0}]}})", "network.links[0].to",
+                 "missing required key \"to\"");
+  check_rejected(R"({"stop": {}})", "stop", "must have at least one of: epochs, iterations");
+  check_rejected(R"({"metrics": {"every": {"iterations": 10, "epochs": 1}}})", "metrics.every",
+                 "must have exactly one of: iterations, epochs, sim_time; got 2");
+  check_rejected(R"({"metrics": {"every": {}}})", "metrics.every", "exactly one of");
+}
+
+TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][errors]") {
+  check_rejected(R"({"workers": 16, "topology": {"kind": "torus", "dims": [4, 3]}})",
+                 "topology.dims", "product of dims must equal workers (16), got [4,3] = 12");
+  check_rejected(
+      R"({"workers": 4, "topology": {"kind": "torus", "dims": [1000000, 1000000, 1000000]}})",
+      "topology.dims", "more than 4");
+  check_rejected(R"({"workers": 4, "compute": {"per_worker": [1, 2, 3]}})", "compute.per_worker",
+                 "one entry per worker (4), got 3");
+  check_rejected(R"({"workers": 4, "network": {"nodes": [{"id": 9}]}})", "network.nodes[0].id",
+                 "must be a node id in [0, 4], got 9");
+  check_rejected(
+      R"({"workers": 4, "algorithm": {"kind": "dpsgd"}, "network": {"nodes": [{"id": 4}]}})",
+      "network.nodes[0].id", "parameter server exists only with collective");
+  check_rejected(
+      R"({"workers": 4, "algorithm": {"collective": "allgather"}, "network": {"links": [{"from": 4, "to": 0}]}})",
+      "network.links[0].from", "must be a node id in [0, 3], got 4");
+  check_rejected(R"({"network": {"nodes": [{"id": 1}, {"id": 2}, {"id": 1}]}})",
+                 "network.nodes[2].id", "duplicate node id 1 (also in network.nodes[0])");
+  check_rejected(R"({"network": {"links": [{"from": 2, "to": 2}]}})", "network.links[0].to",
+                 "must differ from \"from\"");
+  check_rejected(R"({"network": {"links": [{"from": 0, "to": 1}, {"from": 0, "to": 7}]}})",
+                 "network.links[1].to", "must be a node id in [0, 4], got 7");
+  check_rejected(R"({"network": {"links": [{"from": 0, "to": 1}, {"from": 0, "to": 1}]}})",
+                 "network.links[1]", "duplicate link 0 -> 1");
+  check_rejected(R"({"algorithm": {"nesterov": true}})", "algorithm.nesterov",
+                 "requires algorithm.momentum > 0");
+  check_rejected(R"({"workers": 1, "algorithm": {"kind": "dpsgd"}})", "workers",
+                 "at least 2 workers");
+  check_rejected(R"({"data": {"source": "none"}})", "data.source", "needs data");
+  check_rejected(
+      R"({"model": {"kind": "profile", "parameters": 5}, "data": {"source": "synthetic-regression"}})",
+      "data.source", "must be \"none\" for model kind \"profile\"");
+  check_rejected(R"({"model": {"kind": "profile", "parameters": 5}, "stop": {"epochs": 1}})",
+                 "stop.epochs", "epochs need data");
+  check_rejected(
+      R"({"model": {"kind": "profile", "parameters": 5}, "metrics": {"every": {"epochs": 1}}})",
+      "metrics.every.epochs", "epochs need data");
+
+  // Compressors other than none do not exist yet; the combination rules already do.
+  SECTION("ring all-reduce needs an uncompressed message") {
+    json r = resolve_scenario(json::parse(R"({"algorithm": {"collective": "ring-allreduce"}})"));
+    CHECK_NOTHROW(to_scenario(r));
+    r["algorithm"]["compressor"]["kind"] = "top-k";
+    const Outcome o = outcome_of([&] { to_scenario(r); });
+    CHECK(o.where == "algorithm.collective");
+    CHECK_THAT(o.problem, Catch::Contains("needs compressor kind \"none\", got \"top-k\""));
+  }
+  SECTION("dpsgd needs an uncompressed message") {
+    json r = resolve_scenario(json::parse(R"({"algorithm": {"kind": "dpsgd"}})"));
+    CHECK_NOTHROW(to_scenario(r));
+    r["algorithm"]["compressor"]["kind"] = "qsgd";
+    const Outcome o = outcome_of([&] { to_scenario(r); });
+    CHECK(o.where == "algorithm.compressor.kind");
+  }
+  SECTION("a document that was not resolved") {
+    const Outcome o = outcome_of([] { to_scenario(json::parse(R"({"workers": 4})")); });
+    CHECK(o.where == "scenario");
+    CHECK_THAT(o.problem, Catch::Contains("not a resolved scenario"));
+  }
+}
+
+TEST_CASE("valid combinations at the edges are accepted", "[scenario]") {
+  CHECK_NOTHROW(load_scenario(
+      json::parse(R"({"workers": 12, "topology": {"kind": "torus", "dims": [2, 3, 2]}})")));
+  CHECK_NOTHROW(load_scenario(json::parse(R"({"workers": 1})")));
+  CHECK_NOTHROW(
+      load_scenario(json::parse(R"({"algorithm": {"momentum": 0.99, "nesterov": true}})")));
+  CHECK_NOTHROW(load_scenario(json::parse(
+      R"({"model": {"kind": "profile", "parameters": 1}, "metrics": {"every": {"sim_time": 0.5}}, "stop": {"sim_time": "1s"}})")));
+  CHECK_NOTHROW(load_scenario(json::parse(R"({"workers": 1e3, "stop": {"iterations": 1.0e2}})")));
+  CHECK_NOTHROW(load_scenario(json::parse(R"({"compute": {"per_worker": [1, 4, 1, 0.5]}})")));
+}
+
+// ---------------------------------------------------------------- schema
+
+namespace {
+
+// Walks schema and resolved document together: every property has a description,
+// and every default agrees with what resolving `{}` produced. Returns how many
+// defaults were compared.
+int check_schema_defaults(const json& schema, const json& resolved, const std::string& path) {
+  int compared = 0;
+  if (schema.contains("properties") && resolved.is_object()) {
+    for (const auto& [key, property] : schema["properties"].items()) {
+      const std::string key_path = path.empty() ? key : path + "." + key;
+      INFO(key_path);
+      CHECK(property.contains("description"));
+      if (!resolved.contains(key)) continue;
+      if (property.contains("default")) {
+        CHECK(property["default"] == resolved[key]);
+        ++compared;
+      }
+      compared += check_schema_defaults(property, resolved[key], key_path);
+    }
+  }
+  if (schema.contains("oneOf") && resolved.is_object()) {
+    for (const auto& branch : schema["oneOf"]) {
+      for (const auto& [key, property] : branch["properties"].items()) {
+        if (property.contains("const") && resolved.value(key, json()) == property["const"]) {
+          compared += check_schema_defaults(branch, resolved, path);
+        }
+      }
+    }
+  }
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("the JSON Schema describes every section", "[scenario][schema]") {
+  const json schema = scenario_schema();
+  REQUIRE(schema.is_object());
+  CHECK(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+  CHECK(schema["type"] == "object");
+  CHECK(schema["additionalProperties"] == false);
+  for (const char* section :
+       {"name", "description", "seed", "workers", "data", "model", "algorithm", "topology",
+        "network", "compute", "stop", "metrics", "output", "sweep"}) {
+    INFO(section);
+    REQUIRE(schema["properties"].contains(section));
+    CHECK_FALSE(schema["properties"][section]["description"].get<std::string>().empty());
+  }
+  CHECK(schema["properties"].size() == 14);
+  CHECK(schema["properties"]["workers"]["minimum"] == 1);
+  CHECK(schema["properties"]["workers"]["maximum"] == 1000000);
+  CHECK(schema["properties"]["network"]["properties"]["sharing"]["enum"] ==
+        json::array({"fair", "fifo"}));
+  CHECK(schema["properties"]["stop"]["minProperties"] == 1);
+  CHECK(schema["properties"]["metrics"]["properties"]["every"]["maxProperties"] == 1);
+  // Kind-dependent keys: one closed branch per kind.
+  const json& topology = schema["properties"]["topology"];
+  REQUIRE(topology["oneOf"].size() == 2);
+  const json& torus = topology["oneOf"][1];
+  CHECK(torus["properties"]["kind"]["const"] == "torus");
+  CHECK(torus["additionalProperties"] == false);
+  CHECK(torus["required"] == json::array({"kind", "dims"}));
+  CHECK(torus["properties"]["dims"]["items"]["minimum"] == 2);
+  CHECK_FALSE(topology["oneOf"][0]["properties"].contains("dims"));
+}
+
+TEST_CASE("every schema default agrees with resolving an empty scenario", "[scenario][schema]") {
+  const json schema = scenario_schema();
+  const json resolved = resolve_scenario(json::object());
+  const int compared = check_schema_defaults(schema, resolved, "");
+  CHECK(compared > 60);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dlsim builds and runs with (DESIGN.md §2).
+# Idempotent and silent when everything is already present; needs root (or sudo)
+# only when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake
+  libeigen3-dev libboost-graph-dev nlohmann-json3-dev catch2 libcli11-dev
+  libfmt-dev libspdlog-dev libbenchmark-dev
+  python3-matplotlib python3-pandas
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "dlsim setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "dlsim setup: need root to install ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists when they are missing or older than a day.
+if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+  $sudo apt-get update -qq
+fi
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
