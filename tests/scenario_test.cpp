@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/scenario/load.hpp"
+#include "sim/scenario/spec.hpp"
 
 using dlsim::sim::apply_override;
 using dlsim::sim::InputError;
@@ -384,6 +385,9 @@ TEST_CASE("wrong types are rejected at every depth", "[scenario][errors]") {
 TEST_CASE("values out of range are rejected", "[scenario][errors]") {
   check_rejected(R"({"workers": 0})", "workers", "must be in [1, 1000000], got 0");
   check_rejected(R"({"workers": 1000001})", "workers", "must be in [1, 1000000]");
+  check_rejected(R"({"workers": 1e20})", "workers", "must be in [1, 1000000], got 1e+20");
+  check_rejected(R"({"data": {"samples": 18446744073709551615}})", "data.samples",
+                 "integer out of range");
   check_rejected(R"({"seed": -1})", "seed", "must be >= 0, got -1");
   check_rejected(R"({"network": {"bandwidth": "0Gbps"}})", "network.bandwidth",
                  "must be > 0, got \"0Gbps\"");
@@ -584,6 +588,7 @@ TEST_CASE("the JSON Schema describes every section", "[scenario][schema]") {
     CHECK_FALSE(schema["properties"][section]["description"].get<std::string>().empty());
   }
   CHECK(schema["properties"].size() == 14);
+  CHECK(schema["properties"]["workers"]["minimum"].is_number_integer());
   CHECK(schema["properties"]["workers"]["minimum"] == 1);
   CHECK(schema["properties"]["workers"]["maximum"] == 1000000);
   CHECK(schema["properties"]["network"]["properties"]["sharing"]["enum"] ==
@@ -605,5 +610,17 @@ TEST_CASE("every schema default agrees with resolving an empty scenario", "[scen
   const json schema = scenario_schema();
   const json resolved = resolve_scenario(json::object());
   const int compared = check_schema_defaults(schema, resolved, "");
-  CHECK(compared > 60);
+  CHECK(compared > 50);
+}
+
+TEST_CASE("the Markdown key reference lists every key with its default", "[scenario][docs]") {
+  const std::string md = dlsim::sim::spec::reference_markdown();
+  CHECK_THAT(md, Catch::Contains("### `network`"));
+  CHECK_THAT(md, Catch::Contains("| `network.bandwidth` | rate"));
+  CHECK_THAT(md, Catch::Contains("`\"10Gbps\"`"));
+  CHECK_THAT(md, Catch::Contains("| `network.links[].from` | integer >= 0 | required |"));
+  CHECK_THAT(md, Catch::Contains("| `topology.dims` |"));
+  CHECK_THAT(md, Catch::Contains("(topology.kind = torus)"));
+  CHECK_THAT(md, Catch::Contains("| `workers` | integer in [1, 1000000] | `4` |"));
+  CHECK_THAT(md, Catch::Contains("the value of network.bandwidth"));
 }

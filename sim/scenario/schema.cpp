@@ -3,6 +3,9 @@
 // it has one, its default (the resolved default, as it appears in summary.json).
 // Objects with kinds become a `oneOf` of one closed branch per kind; the branch of
 // the default kind is the only one that does not require the discriminator key.
+#include <cmath>
+#include <cstdint>
+
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/spec.hpp"
@@ -16,11 +19,23 @@ using spec::Object;
 using spec::Type;
 using spec::Value;
 
+// A bound as JSON: 2 rather than 2.0 when it is integral.
+json bound_json(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 1e15) return static_cast<std::int64_t>(x);
+  return x;
+}
+
+void add_bounds(json& s, const Value& value) {
+  if (value.min)
+    s[value.min->inclusive ? "minimum" : "exclusiveMinimum"] = bound_json(value.min->value);
+  if (value.max)
+    s[value.max->inclusive ? "maximum" : "exclusiveMaximum"] = bound_json(value.max->value);
+}
+
 // "<number><optional spaces><unit>" with the units of one quantity kind.
 json quantity_schema(const Value& value, const char* units) {
   json number = {{"type", "number"}};
-  if (value.min) number[value.min->inclusive ? "minimum" : "exclusiveMinimum"] = value.min->value;
-  if (value.max) number[value.max->inclusive ? "maximum" : "exclusiveMaximum"] = value.max->value;
+  add_bounds(number, value);
   const std::string pattern =
       std::string(R"(^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)? *()") + units + ")$";
   return {{"oneOf", json::array({number, {{"type", "string"}, {"pattern", pattern}}})}};
@@ -30,10 +45,7 @@ json object_schema(const Object& object);
 
 json value_schema(const Value& value) {
   json s = json::object();
-  const auto bounds = [&] {
-    if (value.min) s[value.min->inclusive ? "minimum" : "exclusiveMinimum"] = value.min->value;
-    if (value.max) s[value.max->inclusive ? "maximum" : "exclusiveMaximum"] = value.max->value;
-  };
+  const auto bounds = [&] { add_bounds(s, value); };
   switch (value.type) {
     case Type::any:
       break;

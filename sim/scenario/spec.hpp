@@ -230,6 +230,10 @@ const Object& scenario();
 nlohmann::json resolve_value(const Value& value, const nlohmann::json& raw, const std::string& path,
                              const nlohmann::json& root);
 
+/// The key reference as Markdown (one table per section, dotted key paths, kind
+/// conditions, types and defaults), for the README (docs.cpp).
+std::string reference_markdown();
+
 /// Documentation of a value's type for humans: "time > 0", "integer in [1, 1000000]".
 std::string type_text(const Value& value);
 

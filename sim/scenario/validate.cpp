@@ -26,11 +26,17 @@ using spec::Value;
 using spec::Variant;
 
 bool is_integral(const json& raw) {
-  if (raw.is_number_unsigned()) return raw.get<std::uint64_t>() <= std::uint64_t(INT64_MAX);
-  if (raw.is_number_integer()) return true;
+  if (raw.is_number_integer()) return true;  // also unsigned
   if (!raw.is_number_float()) return false;
   const double x = raw.get<double>();
-  return std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9.2e18;
+  return std::isfinite(x) && x == std::floor(x);
+}
+
+// Integers are read as int64 by to_scenario.
+bool fits_int64(const json& raw) {
+  if (raw.is_number_unsigned()) return raw.get<std::uint64_t>() <= std::uint64_t(INT64_MAX);
+  if (raw.is_number_integer()) return true;
+  return std::fabs(raw.get<double>()) < 9.2e18;
 }
 
 [[noreturn]] void wrong_type(const std::string& path, const char* expected, const json& raw) {
@@ -81,6 +87,7 @@ class Resolver {
       case Type::integer:
         if (!is_integral(raw)) wrong_type(path, "an integer", raw);
         check_bounds(spec, raw.get<double>(), raw, path);
+        if (!fits_int64(raw)) throw InputError(path, "integer out of range, got " + shown(raw));
         return raw;
       case Type::number:
         if (!raw.is_number()) wrong_type(path, "a number", raw);

@@ -1,0 +1,82 @@
+// reference_markdown: the scenario key reference for the README, generated from
+// the key table in spec.cpp so that the documentation cannot drift from what the
+// validator accepts.
+#include "sim/scenario/messages.hpp"
+#include "sim/scenario/spec.hpp"
+
+namespace dlsim::sim::spec {
+namespace {
+
+using nlohmann::json;
+
+std::string default_text(const Key& key) {
+  switch (key.presence) {
+    case Key::Presence::required:
+      return "required";
+    case Key::Presence::optional:
+      return "(none)";
+    case Key::Presence::defaulted:
+      break;
+  }
+  if (key.dynamic) return key.default_doc;
+  const json empty = json::object();
+  return "`" + resolve_value(key.value, key.fallback, key.name, empty).dump() + "`";
+}
+
+// `|` would end a Markdown table cell.
+std::string cell(std::string text) {
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) {
+    text.replace(at, 1, "\\|");
+  }
+  return text;
+}
+
+void rows(const Object& object, const std::string& path, const std::string& condition,
+          std::string& out);
+
+void row(const Key& key, const std::string& path, const std::string& condition, std::string& out) {
+  const std::string key_path = path + "." + key.name;
+  std::string doc = key.doc;
+  if (!condition.empty()) doc = "(" + condition + ") " + doc;
+  out += "| `" + key_path + "` | " + cell(type_text(key.value)) + " | " + cell(default_text(key)) +
+         " | " + cell(doc) + " |\n";
+  const Value* inner = &key.value;
+  std::string inner_path = key_path;
+  if (inner->type == Type::array && inner->items->type == Type::object) {
+    inner = inner->items.get();
+    inner_path += "[]";
+  }
+  if (inner->type == Type::object) rows(*inner->object, inner_path, condition, out);
+}
+
+void rows(const Object& object, const std::string& path, const std::string& condition,
+          std::string& out) {
+  if (object.discriminator) row(*object.discriminator, path, condition, out);
+  for (const Key& k : object.keys) row(k, path, condition, out);
+  for (const Variant& v : object.variants) {
+    const std::string when = path + "." + object.discriminator->name + " = " + v.name;
+    for (const Key& k : v.keys) {
+      row(k, path, condition.empty() ? when : condition + ", " + when, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::string reference_markdown() {
+  std::string out;
+  for (const Key& section : scenario().keys) {
+    out += "### `" + section.name + "`\n\n" + section.doc + "\n\n";
+    out += "| key | type | default | description |\n|---|---|---|---|\n";
+    if (section.value.type == Type::object) {
+      rows(*section.value.object, section.name, "", out);
+    } else {
+      out += "| `" + section.name + "` | " + cell(type_text(section.value)) + " | " +
+             cell(default_text(section)) + " | " + cell(section.doc) + " |\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace dlsim::sim::spec
