@@ -14,7 +14,7 @@ if ! "$PY" -c 'import matplotlib, pandas' 2>/dev/null; then
 fi
 
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$TMP"' EXIT
 export MPLCONFIGDIR="$TMP/mplconfig"
 
 failures=0

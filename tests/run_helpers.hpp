@@ -1,0 +1,50 @@
+// Test helper: run a scenario given as JSON through the same path as `dlsim run`
+// (resolve, prepare, run) into a fresh temporary folder.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/run/runner.hpp"
+#include "sim/scenario/load.hpp"
+
+namespace dlsim::test {
+
+inline std::filesystem::path fresh_dir(const std::string& stem) {
+  static std::mt19937_64 rng(std::random_device{}());
+  auto dir = std::filesystem::temp_directory_path() /
+             ("dlsim-test-" + stem + "-" + std::to_string(rng()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct RunOutput {
+  nlohmann::json summary;
+  std::string metrics_csv;
+  std::filesystem::path dir;
+};
+
+inline RunOutput run_scenario(const nlohmann::json& doc, const std::string& stem = "run") {
+  auto prepared = sim::prepare(sim::load_scenario(doc));
+  sim::RunOptions options;
+  options.out_dir = fresh_dir(stem);
+  RunOutput out;
+  out.summary = sim::run(prepared, options);
+  out.metrics_csv = read_text(options.out_dir / "metrics.csv");
+  out.dir = options.out_dir;
+  return out;
+}
+
+}  // namespace dlsim::test
