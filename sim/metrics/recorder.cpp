@@ -35,12 +35,20 @@ bool Recorder::scheduled(std::int64_t k) const {
     case MetricsSpec::Every::iterations: return k % plan_.metrics.every_iterations == 0;
     case MetricsSpec::Every::epochs: {
       // A point at the first iteration that reaches each multiple of `every` epochs.
-      const double per = plan_.epochs_per_iteration / plan_.metrics.every_epochs;
+      if (plan_.train_samples == 0) return false;
+      const double per = double(plan_.samples_per_iteration) /
+                         (double(plan_.train_samples) * plan_.metrics.every_epochs);
       return std::floor(double(k) * per + 1e-9) > std::floor(double(k - 1) * per + 1e-9);
     }
     case MetricsSpec::Every::sim_time: return false;  // decided when k completes
   }
   return false;
+}
+
+std::optional<double> Recorder::epoch(std::int64_t k) const {
+  if (plan_.train_samples == 0) return std::nullopt;
+  // Integer product first: epochs like 1.5 come out exact.
+  return double(k * plan_.samples_per_iteration) / double(plan_.train_samples);
 }
 
 bool Recorder::wants(std::int64_t k) const { return track_every_iteration_ || scheduled(k); }
@@ -80,7 +88,7 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
     last_progress_ = Clock::now();
     Progress p{engine_.now().seconds(), k, std::nullopt, network_.counters().bits_total,
                fraction_done(k), wall};
-    if (plan_.epochs_per_iteration > 0) p.epoch = plan_.epochs_per_iteration * double(k);
+    p.epoch = epoch(k);
     for (auto* o : observers_) o->on_progress(p);
   }
 }
@@ -94,7 +102,7 @@ void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) 
   MetricsRow row;
   row.time_s = at.time.seconds();
   row.iteration = k;
-  if (plan_.epochs_per_iteration > 0) row.epoch = plan_.epochs_per_iteration * double(k);
+  row.epoch = epoch(k);
   const auto& c = at.counters;
   row.bits_total = c.bits_total;
   row.bytes_wire = c.bytes_wire;

@@ -26,7 +26,9 @@ namespace dlsim::sim {
 struct RecorderPlan {
   int holders = 1;
   std::optional<std::int64_t> max_iterations;  // from stop.iterations / stop.epochs
-  double epochs_per_iteration = 0;             // 0: no data, no epoch column
+  // Epoch of iteration k = k·samples_per_iteration / train_samples (0: no data).
+  std::int64_t samples_per_iteration = 0;
+  std::int64_t train_samples = 0;
   MetricsSpec metrics;
   StopSpec stop;
 };
@@ -60,6 +62,7 @@ class Recorder {
     std::vector<models::Vector> models;
   };
   bool scheduled(std::int64_t k) const;
+  std::optional<double> epoch(std::int64_t k) const;
   void complete(std::int64_t k, std::vector<models::Vector>&& models);
   // When and at which counters an iteration completed.
   struct Stamp {

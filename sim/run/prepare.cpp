@@ -91,13 +91,15 @@ PreparedRun prepare(Scenario scenario) {
       throw InputError("algorithm.batch_size",
                        fmt::format("{} is larger than the smallest shard ({} samples)",
                                    s.algorithm.batch_size, smallest));
-    p.epochs_per_iteration = double(s.algorithm.batch_size) * double(n) / double(samples);
+    p.samples_per_iteration = s.algorithm.batch_size * n;
+    p.train_samples = samples;
   }
   p.objective = make_objective(s, p.data ? &*p.data : nullptr);
 
   if (s.stop.iterations) p.max_iterations = *s.stop.iterations;
-  if (s.stop.epochs && p.epochs_per_iteration > 0) {
-    const auto k = std::int64_t(std::ceil(*s.stop.epochs / p.epochs_per_iteration - 1e-9));
+  if (s.stop.epochs && p.train_samples > 0) {
+    const double samples = *s.stop.epochs * double(p.train_samples);
+    const auto k = std::int64_t(std::ceil(samples / double(p.samples_per_iteration) - 1e-9));
     p.max_iterations = std::min(p.max_iterations.value_or(k), std::max<std::int64_t>(k, 1));
   }
   return p;

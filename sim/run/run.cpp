@@ -63,7 +63,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   std::vector<MetricsObserver*> observers{&csv};
   if (options.progress) observers.push_back(&progress);
 
-  RecorderPlan plan{model_holders(s), p.max_iterations, p.epochs_per_iteration, s.metrics, s.stop};
+  RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
+                    p.train_samples,   s.metrics,        s.stop};
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   WallAccount wall;
 

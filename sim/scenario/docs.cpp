@@ -20,7 +20,10 @@ std::string default_text(const Key& key) {
   }
   if (key.dynamic) return key.default_doc;
   const json empty = json::object();
-  return "`" + resolve_value(key.value, key.fallback, key.name, empty).dump() + "`";
+  std::string text = "`";
+  text += resolve_value(key.value, key.fallback, key.name, empty).dump();
+  text += '`';
+  return text;
 }
 
 // `|` would end a Markdown table cell.
@@ -34,12 +37,29 @@ std::string cell(std::string text) {
 void rows(const Object& object, const std::string& path, const std::string& condition,
           std::string& out);
 
+// One table row. Built by appending: GCC 12 warns (-Wrestrict, a false positive)
+// on chains of `"literal" + std::string` here.
+void add_row(std::string& out, const std::string& key_path, const std::string& type,
+             const std::string& fallback, const std::string& doc) {
+  out += "| `";
+  out += key_path;
+  out += "` | ";
+  out += cell(type);
+  out += " | ";
+  out += cell(fallback);
+  out += " | ";
+  out += cell(doc);
+  out += " |\n";
+}
+
 void row(const Key& key, const std::string& path, const std::string& condition, std::string& out) {
-  const std::string key_path = path + "." + key.name;
-  std::string doc = key.doc;
-  if (!condition.empty()) doc = "(" + condition + ") " + doc;
-  out += "| `" + key_path + "` | " + cell(type_text(key.value)) + " | " + cell(default_text(key)) +
-         " | " + cell(doc) + " |\n";
+  std::string key_path = path;
+  key_path += '.';
+  key_path += key.name;
+  std::string doc;
+  if (!condition.empty()) (doc += '(').append(condition) += ") ";
+  doc += key.doc;
+  add_row(out, key_path, type_text(key.value), default_text(key), doc);
   const Value* inner = &key.value;
   std::string inner_path = key_path;
   if (inner->type == Type::array && inner->items->type == Type::object) {
@@ -71,8 +91,7 @@ std::string reference_markdown() {
     if (section.value.type == Type::object) {
       rows(*section.value.object, section.name, "", out);
     } else {
-      out += "| `" + section.name + "` | " + cell(type_text(section.value)) + " | " +
-             cell(default_text(section)) + " | " + cell(section.doc) + " |\n";
+      add_row(out, section.name, type_text(section.value), default_text(section), section.doc);
     }
     out += "\n";
   }

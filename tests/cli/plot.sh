@@ -2,6 +2,7 @@
 # End-to-end test of tools/dlsim-plot on hand-made run and sweep folders.
 # Usage: bash tests/cli/plot.sh <path-to-dlsim-binary> <source-dir>
 # The simulator binary is not needed: every run folder is written by hand.
+# KEEP_TMP=1 keeps the temporary folder (plots included) for inspection.
 set -euo pipefail
 
 SRC=${2:?usage: plot.sh <dlsim-binary> <source-dir>}
@@ -87,11 +88,11 @@ fi
 svg="$TMP/out/acc.svg"
 plot "$TMP/runs/slow" "$TMP/runs/fast" --x time --y test_accuracy --out "$svg"
 if [[ -f $svg ]] && head -c 400 "$svg" | grep -q '<svg'; then
-  pass "SVG written"
-  grep -q 'bandwidth=1Gbps' "$svg" && pass "SVG label bandwidth=1Gbps" || fail "SVG lacks bandwidth=1Gbps"
-  grep -q 'bandwidth=10Gbps' "$svg" && pass "SVG label bandwidth=10Gbps" || fail "SVG lacks bandwidth=10Gbps"
-  grep -q 'simulated time \[s\]' "$svg" && pass "SVG x label" || fail "SVG lacks 'simulated time [s]'"
-  grep -q 'test accuracy' "$svg" && pass "SVG y label" || fail "SVG lacks 'test accuracy'"
+  pass "SVG written (text kept as <text> elements)"
+  grep -q '>bandwidth=1Gbps</text>' "$svg" && pass "SVG label bandwidth=1Gbps" || fail "SVG lacks bandwidth=1Gbps"
+  grep -q '>bandwidth=10Gbps</text>' "$svg" && pass "SVG label bandwidth=10Gbps" || fail "SVG lacks bandwidth=10Gbps"
+  grep -q '>simulated time \[s\]</text>' "$svg" && pass "SVG x label" || fail "SVG lacks 'simulated time [s]'"
+  grep -q '>test accuracy</text>' "$svg" && pass "SVG y label" || fail "SVG lacks 'test accuracy'"
 else
   fail "SVG not written"
 fi
@@ -123,7 +124,7 @@ out=$(sed -n 2p <<<"$out")
 
 # --x bits axis label in SVG; --logx drops the x=0 points with a warning.
 plot "$TMP/runs/slow" "$TMP/runs/fast" --logx --out "$TMP/out/bits.svg" 2>"$TMP/err"
-grep -q 'bits sent' "$TMP/out/bits.svg" && pass "x label 'bits sent'" || fail "no 'bits sent' x label"
+grep -q '>bits sent</text>' "$TMP/out/bits.svg" && pass "x label 'bits sent'" || fail "no 'bits sent' x label"
 grep -q '^dlsim-plot: warning:.*<= 0' "$TMP/err" && pass "--logx warns about x <= 0" || fail "--logx: no warning"
 
 # Sweep-style parent folder: subfolders with metrics.csv, others ignored.
@@ -133,7 +134,25 @@ cp -r "$TMP/runs/fast" "$TMP/sweep1/p1"
 echo 'id,status' > "$TMP/sweep1/runs.csv"
 out=$(plot "$TMP/sweep1" --print --out "$TMP/out/sweep.svg" | cut -d, -f1 | sort -u | tr '\n' ' ')
 [[ $out == 'bandwidth=10Gbps bandwidth=1Gbps label ' ]] && pass "sweep folder" || fail "sweep folder labels: $out"
-grep -q 'bandwidth=10Gbps' "$TMP/out/sweep.svg" && pass "sweep SVG labels" || fail "sweep SVG lacks labels"
+grep -q '>bandwidth=10Gbps</text>' "$TMP/out/sweep.svg" && pass "sweep SVG labels" || fail "sweep SVG lacks labels"
+
+# Default y scale: log for losses > 0 (log ticks are mathtext "10" + exponent
+# tspans in the SVG), linear with --no-logy and for test_accuracy.
+plot "$TMP/runs/slow" "$TMP/runs/fast" --out "$TMP/out/loss.svg"
+plot "$TMP/runs/slow" "$TMP/runs/fast" --no-logy --out "$TMP/out/loss-lin.svg"
+grep -q '>10</tspan>' "$TMP/out/loss.svg" && pass "losses default to log y" || fail "train_loss plot is not log y"
+! grep -q '>10</tspan>' "$TMP/out/loss-lin.svg" && pass "--no-logy is linear" || fail "--no-logy plot has log ticks"
+! grep -q '>10</tspan>' "$svg" && pass "test_accuracy is linear by default" || fail "test_accuracy plot has log ticks"
+
+# Keys whose last components clash keep their full dotted names (scenario order).
+make_run "$TMP/amb/a" a 8 1Gbps parameter-server <<<'0,0,0,0,0,0,2.0,,,0,0'
+make_run "$TMP/amb/b" b 8 1Gbps parameter-server <<<'0,0,0,0,0,0,1.0,,,0,0'
+sed -i 's/"kind": "sgd"/"kind": "choco-sgd"/; s/"kind": "linear"/"kind": "mlp"/' "$TMP/amb/b/summary.json"
+out=$(plot "$TMP/amb" --print --out "$TMP/out/amb.png")
+[[ $out == 'label,bits_total,train_loss
+"model.kind=linear, algorithm.kind=sgd",0,2
+"model.kind=mlp, algorithm.kind=choco-sgd",0,1' ]] \
+  && pass "ambiguous keys keep full names" || fail "ambiguous-key labels: $out"
 
 # A run whose y column is entirely empty is skipped with a warning.
 make_run "$TMP/runs/noacc" noacc 8 100Mbps parameter-server <<'EOF'
