@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The happy path of the command line: dlsim run writes metrics.csv and summary.json
+# that pandas loads, --set overrides keys, two runs give the same bytes (all but
+# wall_s), validate prints the resolved scenario, schema prints JSON Schema.
+# Usage: run.sh DLSIM_BINARY SOURCE_DIR
+set -euo pipefail
+dlsim=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+passed=0
+check() {  # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; echo "0 passed, 1 failed"; exit 1; fi
+}
+
+"$dlsim" --help > "$tmp/help"
+check "--help lists the subcommands" grep -q "validate" "$tmp/help"
+"$dlsim" run --help > "$tmp/run-help"
+check "run --help documents --set" grep -q -- "--set" "$tmp/run-help"
+
+"$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/a" --quiet
+"$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/b" > "$tmp/stdout"
+check "quiet prints nothing" true
+check "the closing line names the output folder" grep -q "$tmp/b" "$tmp/stdout"
+check "metrics.csv written" test -s "$tmp/a/metrics.csv"
+check "no partial file left" test ! -e "$tmp/a/metrics.csv.partial"
+check "summary.json written" test -s "$tmp/a/summary.json"
+cut -d, -f1-10 "$tmp/a/metrics.csv" > "$tmp/a.cut"
+cut -d, -f1-10 "$tmp/b/metrics.csv" > "$tmp/b.cut"
+check "two runs give identical metrics (but wall_s)" cmp -s "$tmp/a.cut" "$tmp/b.cut"
+
+"$py" - "$tmp/a" <<'PY'
+import json, sys
+import pandas as pd
+run = sys.argv[1]
+df = pd.read_csv(f"{run}/metrics.csv")
+assert list(df.columns) == ["time_s", "iteration", "epoch", "bits_total", "bytes_wire", "messages",
+                            "train_loss", "test_loss", "test_accuracy", "consensus_distance", "wall_s"], df.columns
+assert df["iteration"].iloc[0] == 0 and df["time_s"].iloc[0] == 0
+assert df["time_s"].is_monotonic_increasing and df["bits_total"].is_monotonic_increasing
+assert df["train_loss"].iloc[-1] < df["train_loss"].iloc[0] / 10, df["train_loss"]
+assert df["test_accuracy"].isna().all()          # regression: no accuracy
+s = json.load(open(f"{run}/summary.json"))
+for key in ["scenario", "final", "totals", "topology", "version"]:
+    assert key in s, key
+for key in ["events", "messages", "bits_total", "bytes_wire", "sim_time_s", "wall_s", "wall_math_s",
+            "wall_compress_s", "wall_engine_s", "peak_rss_bytes"]:
+    assert key in s["totals"], key
+assert s["final"]["iteration"] == int(df["iteration"].iloc[-1])
+assert s["final"]["bits_total"] == int(df["bits_total"].iloc[-1])
+assert s["scenario"]["network"]["sharing"] == "fair"      # a default, filled in
+assert s["scenario"]["workers"] == 8
+assert s["totals"]["peak_rss_bytes"] > 0
+PY
+check "pandas loads the results" true
+
+"$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/c" --quiet --set workers=4 \
+  --set network.bandwidth=100Mbps --set 'stop={"iterations": 7}'
+"$py" - "$tmp/c" <<'PY'
+import json, sys
+s = json.load(open(f"{sys.argv[1]}/summary.json"))
+assert s["scenario"]["workers"] == 4
+assert s["scenario"]["network"]["bandwidth"] == "100Mbps"
+assert s["final"]["iteration"] == 7, s["final"]
+PY
+check "--set overrides keys" true
+
+"$dlsim" validate "$src/scenarios/quickstart.json" > "$tmp/resolved.json"
+"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['network']['sharing']=='fair' and d['output']['dir']=='results/quickstart'" "$tmp/resolved.json"
+check "validate prints the resolved scenario" true
+
+"$dlsim" schema > "$tmp/schema.json"
+"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['type']=='object' and 'network' in d['properties']" "$tmp/schema.json"
+check "schema is JSON Schema" true
+
+# Every shipped scenario validates.
+for s in "$src"/scenarios/*.json; do
+  "$dlsim" validate "$s" > /dev/null
+done
+check "shipped scenarios validate" true
+
+echo "$passed passed, 0 failed"
