@@ -230,6 +230,18 @@ TEST_CASE("split_test_fraction moves a seeded random subset to the test set") {
   split_test_fraction(copy, 0.3, same);
   CHECK(copy.test->labels == split.test->labels);
 
+  // Random, not the first or last rows: different seeds pick different test sets.
+  std::set<std::vector<double>> picks;
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    DataSplit s;
+    s.train = copy.train;
+    s.train.labels = Vector::LinSpaced(7, 0, 6);
+    std::mt19937_64 r(seed);
+    split_test_fraction(s, 0.5, r);
+    picks.insert(std::vector<double>(s.test->labels.begin(), s.test->labels.end()));
+  }
+  CHECK(picks.size() > 1);
+
   DataSplit unchanged;
   unchanged.train = copy.train;
   split_test_fraction(unchanged, 0.0, rng);

@@ -274,6 +274,10 @@ TEST_CASE("--set errors name the flag and the assignment", "[scenario][override]
     CHECK_THAT(o.problem, Catch::Contains(fragment));
   }
   CHECK(doc == json::parse(R"({"workers": 4})"));  // failed overrides change nothing
+  json list = json::array({1});
+  const Outcome o = outcome_of([&] { apply_override(list, "workers=1"); });
+  CHECK(o.where == "--set");
+  CHECK_THAT(o.problem, Catch::Contains("not an object"));
 }
 
 TEST_CASE("an override that breaks the scenario fails validation at its path",
@@ -497,6 +501,9 @@ TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][err
   check_rejected(
       R"({"model": {"kind": "profile", "parameters": 5}, "data": {"source": "synthetic-regression"}})",
       "data.source", "must be \"none\" for model kind \"profile\"");
+  check_rejected(
+      R"({"data": {"source": "csv", "path": "a.csv", "test_path": "b.csv", "test_fraction": 0.2}})",
+      "data.test_fraction", "must be 0 when data.test_path");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 5}, "stop": {"epochs": 1}})",
                  "stop.epochs", "epochs need data");
   check_rejected(

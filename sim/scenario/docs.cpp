@@ -1,6 +1,8 @@
 // reference_markdown: the scenario key reference for the README, generated from
 // the key table in spec.cpp so that the documentation cannot drift from what the
 // validator accepts.
+#include <algorithm>
+
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/spec.hpp"
 
@@ -73,9 +75,23 @@ void rows(const Object& object, const std::string& path, const std::string& cond
           std::string& out) {
   if (object.discriminator) row(*object.discriminator, path, condition, out);
   for (const Key& k : object.keys) row(k, path, condition, out);
+  // A key shared by several kinds is listed once, with every kind that takes it.
+  std::vector<std::string> listed;
   for (const Variant& v : object.variants) {
-    const std::string when = path + "." + object.discriminator->name + " = " + v.name;
     for (const Key& k : v.keys) {
+      if (std::find(listed.begin(), listed.end(), k.name) != listed.end()) continue;
+      listed.push_back(k.name);
+      std::vector<std::string> kinds;
+      for (const Variant& other : object.variants) {
+        for (const Key& o : other.keys) {
+          if (o.name == k.name) kinds.push_back(other.name);
+        }
+      }
+      std::string when = path;
+      when += '.';
+      when += object.discriminator->name;
+      when += " = ";
+      when += messages::join(kinds, " or ");
       row(k, path, condition.empty() ? when : condition + ", " + when, out);
     }
   }
@@ -84,16 +100,17 @@ void rows(const Object& object, const std::string& path, const std::string& cond
 }  // namespace
 
 std::string reference_markdown() {
-  std::string out;
-  for (const Key& section : scenario().keys) {
-    out += "### `" + section.name + "`\n\n" + section.doc + "\n\n";
-    out += "| key | type | default | description |\n|---|---|---|---|\n";
-    if (section.value.type == Type::object) {
-      rows(*section.value.object, section.name, "", out);
-    } else {
-      add_row(out, section.name, type_text(section.value), default_text(section), section.doc);
+  std::string out = "### top level\n\n| key | type | default | description |\n|---|---|---|---|\n";
+  for (const Key& key : scenario().keys) {
+    if (key.value.type != Type::object) {
+      add_row(out, key.name, type_text(key.value), default_text(key), key.doc);
     }
-    out += "\n";
+  }
+  for (const Key& section : scenario().keys) {
+    if (section.value.type != Type::object) continue;
+    out += "\n### `" + section.name + "`\n\n" + section.doc + "\n\n";
+    out += "| key | type | default | description |\n|---|---|---|---|\n";
+    rows(*section.value.object, section.name, "", out);
   }
   return out;
 }

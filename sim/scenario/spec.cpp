@@ -28,7 +28,7 @@ Key kind_key(std::string name, json fallback, std::string doc) {
 Object data_section() {
   const std::vector<Key> with_data = {
       defaulted("test_fraction", number().ge(0).lt(1), 0,
-                "Fraction of the training file held out as the test set (0: none)."),
+                "Fraction of the training samples held out as the test set (0: none)."),
       defaulted("normalize", one_of({"none", "standard", "minmax"}), "none",
                 "Feature scaling fitted on the training split: none, standard (zero mean, "
                 "unit variance) or minmax ([0,1])."),

@@ -256,6 +256,11 @@ void check_data(const Scenario& s) {
   if (no_data && s.metrics.every == MetricsSpec::Every::epochs) {
     throw InputError("metrics.every.epochs", "epochs need data, but data.source is \"none\"");
   }
+  if (!s.data.test_path.empty() && s.data.test_fraction > 0.0) {
+    throw InputError("data.test_fraction",
+                     "must be 0 when data.test_path gives a separate test file, got " +
+                         messages::number_text(s.data.test_fraction));
+  }
   if (s.data.source == "csv" && s.data.path.empty()) {
     throw InputError("data.path", "data.source csv needs a path");
   }
