@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build test test-fast demo bench format clean
+.PHONY: all setup configure build test test-fast demo bench docs format clean
 
 all: build
 
@@ -37,6 +37,10 @@ demo: build
 
 bench: build
 	$(BUILD_DIR)/bin/engine_bench --benchmark_counters_tabular=true
+
+# The scenario key reference, generated from the validator's table.
+docs: build
+	$(BUILD_DIR)/bin/dlsim schema --markdown > docs/scenario-reference.md
 
 format:
 	@find sim models topologies tools tests bench -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

@@ -76,6 +76,9 @@ check "validate prints the resolved scenario" true
 "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['type']=='object' and 'network' in d['properties']" "$tmp/schema.json"
 check "schema is JSON Schema" true
 
+"$dlsim" schema --markdown > "$tmp/reference.md"
+check "docs/scenario-reference.md is up to date (make docs)" cmp -s "$tmp/reference.md" "$src/docs/scenario-reference.md"
+
 # Every shipped scenario validates.
 for s in "$src"/scenarios/*.json; do
   "$dlsim" validate "$s" > /dev/null

@@ -13,6 +13,7 @@
 
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
+#include "sim/scenario/spec.hpp"
 
 namespace {
 
@@ -78,7 +79,10 @@ int main(int argc, char** argv) {
   validate->add_option("scenario", file, "Scenario JSON file")->required();
   validate->add_option("--set", sets, "Override a scenario key: KEY=VALUE");
 
-  app.add_subcommand("schema", "Print the JSON Schema of scenario files");
+  bool markdown = false;
+  auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
+  schema->add_flag("--markdown", markdown,
+                   "Print the reference of every key (type, default, meaning) as Markdown instead");
 
   try {
     app.parse(argc, argv);
@@ -100,7 +104,10 @@ int main(int argc, char** argv) {
       std::cout << scenario.resolved.dump(2) << "\n";
       return 0;
     }
-    std::cout << dlsim::sim::scenario_schema().dump(2) << "\n";
+    if (markdown)
+      std::cout << dlsim::sim::spec::reference_markdown();
+    else
+      std::cout << dlsim::sim::scenario_schema().dump(2) << "\n";
     return 0;
   } catch (const InputError& e) {
     return input_error(e.where(), e.problem());
