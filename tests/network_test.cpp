@@ -230,3 +230,21 @@ TEST_CASE("a receive posted before or after the arrival gets the same message", 
   c.engine.run();
   CHECK(late_receive == 1.0);
 }
+
+TEST_CASE("max-min fairness with two bottleneck levels", "[network]") {
+  // A: 0->1 (ingress 1 at 2 Gbps), B: 0->2, C: 3->2. Progressive filling fixes A at
+  // 2 Gbps first; B and C then share ingress 2 at 5 Gbps each (egress 0 has 8 left).
+  auto slow_ingress = [](NetworkConfig& c) { c.set_ingress(1, 2e9); };
+  Cluster c(4, Sharing::fair, 0, slow_ingress);
+  const Bits p = 1'000'000;
+  c.engine.spawn(send_after(c, 0, 1, p));
+  c.engine.spawn(send_after(c, 0, 2, p));
+  c.engine.spawn(send_after(c, 3, 2, p));
+  c.engine.spawn(receive(c, 1, 0));
+  c.engine.spawn(receive(c, 2, 0));
+  c.engine.spawn(receive(c, 2, 3));
+  c.engine.run();
+  CHECK(c.arrival.at({0, 2}) == Approx(kAlpha + double(p) / 5e9).epsilon(1e-9));
+  CHECK(c.arrival.at({3, 2}) == Approx(kAlpha + double(p) / 5e9).epsilon(1e-9));
+  CHECK(c.arrival.at({0, 1}) == Approx(kAlpha + double(p) / 2e9).epsilon(1e-9));
+}

@@ -69,23 +69,23 @@ void FairSharing::solve() {
       }
     }
   }
-  std::sort(touched_.begin(), touched_.end());  // deterministic tie-break
+  saturated_.resize(capacity_.size());
   fixed_.assign(flows_.size(), 0);
   std::size_t unfixed = flows_.size();
   while (unfixed > 0) {
-    // The resource with the smallest fair share saturates first.
-    int bottleneck = -1;
+    // Progressive filling: the resources with the smallest fair share saturate first,
+    // all of them at once when several tie (a symmetric pattern then takes one round).
     double share = std::numeric_limits<double>::infinity();
-    for (int r : touched_) {
-      if (users_[r] == 0) continue;
-      const double s = std::max(left_[r], 0.0) / users_[r];
-      if (s < share) share = s, bottleneck = r;
-    }
+    for (int r : touched_)
+      if (users_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / users_[r]);
+    for (int r : touched_)
+      saturated_[r] = users_[r] > 0 && std::max(left_[r], 0.0) / users_[r] <= share * (1 + 1e-12);
     for (std::size_t k = 0; k < flows_.size(); ++k) {
       Flow& f = flows_[k];
-      if (fixed_[k] || std::find(std::begin(f.resources), std::end(f.resources), bottleneck) ==
-                           std::end(f.resources))
-        continue;
+      if (fixed_[k]) continue;
+      bool bottlenecked = false;
+      for (int r : f.resources) bottlenecked |= r >= 0 && saturated_[r];
+      if (!bottlenecked) continue;
       f.rate = share;
       fixed_[k] = 1;
       --unfixed;

@@ -45,6 +45,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::vector<int> users_;
   std::vector<int> touched_;
   std::vector<char> fixed_;
+  std::vector<char> saturated_;
 };
 
 }  // namespace dlsim::sim

@@ -160,7 +160,7 @@ Object network_section() {
       optional("bandwidth", rate().gt(0), "Bandwidth of this link."),
   });
   return plain({
-      defaulted("latency", time().gt(0), "20us", "Latency of every link."),
+      defaulted("latency", time().ge(0), "10us", "Latency of every link."),
       defaulted("bandwidth", rate().gt(0), "10Gbps", "Bandwidth of every link."),
       defaulted("sharing", one_of({"fair", "fifo"}), "fair",
                 "How concurrent transfers share ports and links: max-min fair or FIFO."),
