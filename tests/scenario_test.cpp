@@ -232,7 +232,7 @@ TEST_CASE("the parameter server may have a NIC override", "[scenario]") {
   CHECK(*s.network.nodes.at(0).ingress == 40e9);
 }
 
-TEST_CASE("--set overrides", "[scenario][override]") {
+TEST_CASE("set overrides (--set KEY=VALUE)", "[scenario][override]") {
   json doc = json::parse(R"({"network": {"latency": "1us"}, "workers": 4})");
   apply_override(doc, "network.bandwidth=1Gbps");
   CHECK(doc["network"]["bandwidth"] == "1Gbps");
@@ -258,7 +258,7 @@ TEST_CASE("--set overrides", "[scenario][override]") {
   CHECK(empty == json::parse(R"({"stop": {"epochs": 2}})"));
 }
 
-TEST_CASE("--set errors name the flag and the assignment", "[scenario][override]") {
+TEST_CASE("set override errors name the flag and the assignment", "[scenario][override]") {
   json doc = json::parse(R"({"workers": 4})");
   for (const auto& [assignment, fragment] : std::vector<std::pair<std::string, std::string>>{
            {"workers", "expected KEY=VALUE, got \"workers\""},
