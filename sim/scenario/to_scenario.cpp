@@ -223,6 +223,11 @@ void check_algorithm(const Scenario& s) {
   if (a.nesterov && a.momentum == 0.0) {
     throw InputError("algorithm.nesterov", "requires algorithm.momentum > 0, got momentum 0");
   }
+  if (a.compressor.error_feedback && a.compressor.kind == "none") {
+    throw InputError("algorithm.compressor.error_feedback",
+                     "needs a lossy compressor: kind \"none\" sends every coordinate as it is, "
+                     "so there is no compression error to feed back");
+  }
   if (a.kind == "sgd" && a.collective == "ring-allreduce" && a.compressor.kind != "none") {
     throw InputError(
         "algorithm.collective",
