@@ -3,6 +3,8 @@
 // the same scenario gives the same metrics.csv bytes (all but wall_s).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -185,4 +187,32 @@ TEST_CASE("metrics every epochs and every sim_time", "[training]") {
     CHECK(rows.size() >= 1 + 10);
     CHECK(rows.size() <= 1 + 12);
   }
+}
+
+TEST_CASE("a CSV data set with a separate test file trains end to end", "[training][csv]") {
+  // y = 2 x1 - x2 + 0.5 exactly: the optimum has loss 0 on both files.
+  const auto dir = dlsim::test::fresh_dir("csv");
+  auto write = [](const std::filesystem::path& file, int rows, int offset) {
+    std::ofstream out(file);
+    out << "x1,label,x2\n";
+    for (int i = 0; i < rows; ++i) {
+      const double x1 = std::sin(i + offset), x2 = std::cos(3.0 * (i + offset));
+      out << x1 << "," << 2 * x1 - x2 + 0.5 << "," << x2 << "\n";
+    }
+  };
+  write(dir / "train.csv", 120, 0);
+  write(dir / "test.csv", 30, 1000);
+  json s = {{"workers", 3},
+            {"data",
+             {{"source", "csv"}, {"path", (dir / "train.csv").string()},
+              {"test_path", (dir / "test.csv").string()}, {"normalize", "standard"}}},
+            {"algorithm", {{"kind", "sgd"}, {"step_size", 0.3}, {"batch_size", 40}}},
+            {"stop", {{"iterations", 400}}}};
+  const auto out = dlsim::test::run_scenario(s, "csv-run");
+  const auto& f = out.summary["final"];
+  CHECK(f["epoch"].get<double>() == Approx(400.0 * 120 / 120));
+  CHECK(f["train_loss"].get<double>() < 1e-8);
+  CHECK(f["test_loss"].get<double>() < 1e-6);
+  CHECK(f["test_accuracy"].is_null());
+  std::filesystem::remove_all(dir);
 }
