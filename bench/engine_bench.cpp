@@ -92,5 +92,9 @@ void BM_PriorityQueueHold(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_EngineHold)->Arg(100)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PriorityQueueHold)->Arg(100)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PriorityQueueHold)
+    ->Arg(100)
+    ->Arg(10'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -24,8 +24,12 @@ json profile_scenario(int workers, std::int64_t parameters, json algorithm) {
               {"metrics", {{"every", {{"iterations", 1}}}}}};
 }
 
-double final_time(const json& summary) { return summary["final"]["time_s"].get<double>(); }
-double end_time(const json& summary) { return summary["totals"]["sim_time_s"].get<double>(); }
+double final_time(const json& summary) {
+  return summary["final"]["time_s"].get<double>();
+}
+double end_time(const json& summary) {
+  return summary["totals"]["sim_time_s"].get<double>();
+}
 
 }  // namespace
 
@@ -46,8 +50,7 @@ TEST_CASE("ring all-reduce: K(c + 2(n-1)(alpha + (M/n + H)/beta))", "[collective
   }
 }
 
-TEST_CASE("parameter server: uploads then downloads through the server's NIC",
-          "[collectives]") {
+TEST_CASE("parameter server: uploads then downloads through the server's NIC", "[collectives]") {
   // Iteration k's model is ready after the k-th upload phase; the run ends with the
   // last download: end = K(c + 2(alpha + nS/beta)), last row = end - (alpha + nS/beta).
   const int n = 6;
@@ -80,9 +83,9 @@ TEST_CASE("gossip (D-PSGD) on a ring and a torus: c + alpha + deg·S/beta per ro
     int workers;
     int degree;
   };
-  for (const auto& c : {Case{{{"kind", "ring"}}, 8, 2},
-                        Case{{{"kind", "torus"}, {"dims", {4, 4}}}, 16, 4},
-                        Case{{{"kind", "torus"}, {"dims", {2, 3}}}, 6, 3}}) {
+  for (const auto& c :
+       {Case{{{"kind", "ring"}}, 8, 2}, Case{{{"kind", "torus"}, {"dims", {4, 4}}}, 16, 4},
+        Case{{{"kind", "torus"}, {"dims", {2, 3}}}, 6, 3}}) {
     json sc = profile_scenario(c.workers, p, {{"kind", "dpsgd"}});
     sc["topology"] = c.topology;
     const auto out = dlsim::test::run_scenario(sc, "gossip");

@@ -145,9 +145,7 @@ TEST_CASE("a slow ingress limits only its own flows (fair) but blocks the queue 
 }
 
 TEST_CASE("per-link overrides change only that link", "[network]") {
-  auto slow_link = [](NetworkConfig& c) {
-    c.set_link(0, 1, SimTime::from_seconds(1e-3), 100e6);
-  };
+  auto slow_link = [](NetworkConfig& c) { c.set_link(0, 1, SimTime::from_seconds(1e-3), 100e6); };
   const Bits p = 1'000'000;
   const double s = double(p + kHeader);
   for (Sharing sharing : {Sharing::fair, Sharing::fifo}) {

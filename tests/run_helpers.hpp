@@ -17,8 +17,8 @@ namespace dlsim::test {
 
 inline std::filesystem::path fresh_dir(const std::string& stem) {
   static std::mt19937_64 rng(std::random_device{}());
-  auto dir = std::filesystem::temp_directory_path() /
-             ("dlsim-test-" + stem + "-" + std::to_string(rng()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("dlsim-test-" + stem + "-" + std::to_string(rng()));
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -19,8 +19,11 @@ json regression(json algorithm) {
   return json{{"workers", 4},
               {"seed", 3},
               {"data",
-               {{"source", "synthetic-regression"}, {"samples", 400}, {"features", 8},
-                {"noise", 0.0}, {"condition", 4}}},
+               {{"source", "synthetic-regression"},
+                {"samples", 400},
+                {"features", 8},
+                {"noise", 0.0},
+                {"condition", 4}}},
               {"model", {{"kind", "least-squares"}}},
               {"algorithm", algorithm},
               {"stop", {{"iterations", 300}}},
@@ -53,8 +56,7 @@ std::string without_wall_column(const std::string& csv) {
 
 }  // namespace
 
-TEST_CASE("SGD over every collective and D-PSGD reach the least-squares optimum",
-          "[training]") {
+TEST_CASE("SGD over every collective and D-PSGD reach the least-squares optimum", "[training]") {
   const json base = {{"step_size", 0.1}, {"batch_size", 100}};
   std::vector<json> algorithms;
   for (const char* c : {"parameter-server", "allgather", "ring-allreduce"}) {
@@ -92,8 +94,8 @@ TEST_CASE("D-PSGD reports a consensus distance that shrinks", "[training]") {
   s["model"]["init"] = {{"kind", "zeros"}};
   const auto out = dlsim::test::run_scenario(s, "consensus");
   const auto rows = parse_csv(out.metrics_csv);
-  CHECK(rows[1][9] == "0");                // identical initial models
-  CHECK(std::stod(rows[2][9]) > 0);        // local steps on different shards diverge
+  CHECK(rows[1][9] == "0");          // identical initial models
+  CHECK(std::stod(rows[2][9]) > 0);  // local steps on different shards diverge
   CHECK(out.summary["final"]["consensus_distance"].get<double>() < std::stod(rows[2][9]));
 }
 
@@ -114,17 +116,17 @@ TEST_CASE("the same scenario and seed give the same metrics.csv (all but wall_s)
 
 TEST_CASE("metrics.csv has the documented columns and empty cells where they do not apply",
           "[training]") {
-  const auto out = dlsim::test::run_scenario(
-      regression({{"kind", "sgd"}, {"batch_size", 10}}), "columns");
+  const auto out =
+      dlsim::test::run_scenario(regression({{"kind", "sgd"}, {"batch_size", 10}}), "columns");
   const auto rows = parse_csv(out.metrics_csv);
   CHECK(out.metrics_csv.substr(0, out.metrics_csv.find('\n')) ==
         "time_s,iteration,epoch,bits_total,bytes_wire,messages,train_loss,test_loss,"
         "test_accuracy,consensus_distance,wall_s");
   for (std::size_t r = 1; r < rows.size(); ++r) {
     REQUIRE(rows[r].size() == 11);
-    CHECK(rows[r][7].empty());   // no test set
-    CHECK(rows[r][8].empty());   // regression: no accuracy
-    CHECK(rows[r][9] == "0");    // centralized
+    CHECK(rows[r][7].empty());  // no test set
+    CHECK(rows[r][8].empty());  // regression: no accuracy
+    CHECK(rows[r][9] == "0");   // centralized
   }
   CHECK(!std::filesystem::exists(out.dir / "metrics.csv.partial"));
 }
@@ -204,8 +206,10 @@ TEST_CASE("a CSV data set with a separate test file trains end to end", "[traini
   write(dir / "test.csv", 30, 1000);
   json s = {{"workers", 3},
             {"data",
-             {{"source", "csv"}, {"path", (dir / "train.csv").string()},
-              {"test_path", (dir / "test.csv").string()}, {"normalize", "standard"}}},
+             {{"source", "csv"},
+              {"path", (dir / "train.csv").string()},
+              {"test_path", (dir / "test.csv").string()},
+              {"normalize", "standard"}}},
             {"algorithm", {{"kind", "sgd"}, {"step_size", 0.3}, {"batch_size", 40}}},
             {"stop", {{"iterations", 400}}}};
   const auto out = dlsim::test::run_scenario(s, "csv-run");

@@ -22,9 +22,15 @@ MixingWeights mixing_weights(const Graph& g, WeightRule rule) {
     for (int j : g.neighbors[i]) {
       double wij = 0;
       switch (rule) {
-        case WeightRule::metropolis: wij = 1.0 / (1 + std::max(g.degree(i), g.degree(j))); break;
-        case WeightRule::uniform: wij = 1.0 / (g.degree(i) + 1); break;
-        case WeightRule::max_degree: wij = 1.0 / (1 + max_degree); break;
+        case WeightRule::metropolis:
+          wij = 1.0 / (1 + std::max(g.degree(i), g.degree(j)));
+          break;
+        case WeightRule::uniform:
+          wij = 1.0 / (g.degree(i) + 1);
+          break;
+        case WeightRule::max_degree:
+          wij = 1.0 / (1 + max_degree);
+          break;
       }
       w.neighbor[i].push_back(wij);
       sum += wij;

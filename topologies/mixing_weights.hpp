@@ -18,7 +18,7 @@ enum class WeightRule { metropolis, uniform, max_degree };
 WeightRule weight_rule(const std::string& name);
 
 struct MixingWeights {
-  std::vector<double> self;                  // w_ii
+  std::vector<double> self;                   // w_ii
   std::vector<std::vector<double>> neighbor;  // w_ij, aligned with Graph::neighbors[i]
 };
 

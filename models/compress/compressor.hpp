@@ -34,7 +34,9 @@ class Fp32Compressor final : public Compressor {
  public:
   Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
-  std::uint64_t bits_for(Eigen::Index dimension) const override { return 32 * std::uint64_t(dimension); }
+  std::uint64_t bits_for(Eigen::Index dimension) const override {
+    return 32 * std::uint64_t(dimension);
+  }
 };
 
 }  // namespace dlsim::models

@@ -17,7 +17,8 @@ class Profile final : public Objective {
   bool has_math() const override { return false; }
   double loss(const Vector&, const Dataset&) const override { return 0.0; }
   double data_loss(const Vector&, const Dataset&) const override { return 0.0; }
-  void gradient(const Vector&, const Dataset&, std::span<const Index>, Vector& grad) const override {
+  void gradient(const Vector&, const Dataset&, std::span<const Index>,
+                Vector& grad) const override {
     grad.resize(0);
   }
   ComputeCost gradient_cost(Index) const override { return {0.0, compute_seconds_}; }

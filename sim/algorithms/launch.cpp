@@ -10,9 +10,13 @@ bool uses_server(const Scenario& s) {
 }
 }  // namespace
 
-int model_holders(const Scenario& s) { return s.decentralized() ? int(s.workers) : 1; }
+int model_holders(const Scenario& s) {
+  return s.decentralized() ? int(s.workers) : 1;
+}
 
-int node_count(const Scenario& s) { return int(s.workers) + (uses_server(s) ? 1 : 0); }
+int node_count(const Scenario& s) {
+  return int(s.workers) + (uses_server(s) ? 1 : 0);
+}
 
 void launch_algorithm(Engine& engine, Training& t) {
   const Scenario& s = t.scenario;

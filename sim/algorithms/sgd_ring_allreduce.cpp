@@ -28,10 +28,10 @@ Task<void> worker(Training& t, int id) {
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     co_await me.compute(math.gradient(x, g));
     auto send_chunk = [&](int c, std::uint64_t tag) {
-      return me.send(next, tag,
-                     math.encode(has_math ? models::Vector(g.segment(begin(c), length(c)))
-                                          : models::Vector(),
-                                 length(c)));
+      return me.send(
+          next, tag,
+          math.encode(has_math ? models::Vector(g.segment(begin(c), length(c))) : models::Vector(),
+                      length(c)));
     };
     for (int s = 0; s + 1 < n; ++s) {  // reduce-scatter
       const std::uint64_t tag = std::uint64_t(k) * steps + std::uint64_t(s);

@@ -5,7 +5,8 @@
 namespace dlsim::sim {
 
 std::unique_ptr<models::Compressor> make_compressor(const CompressorSpec& spec) {
-  if (spec.kind == "none" && !spec.error_feedback) return std::make_unique<models::Fp32Compressor>();
+  if (spec.kind == "none" && !spec.error_feedback)
+    return std::make_unique<models::Fp32Compressor>();
   throw std::logic_error("compressor not available: " + spec.kind);
 }
 

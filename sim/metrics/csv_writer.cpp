@@ -19,7 +19,8 @@ CsvWriter::CsvWriter(const std::filesystem::path& dir)
     : partial_(dir / "metrics.csv.partial"), final_(dir / "metrics.csv") {
   file_ = std::fopen(partial_.c_str(), "w");
   if (!file_)
-    throw std::runtime_error(fmt::format("cannot write {}: {}", partial_.string(), std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("cannot write {}: {}", partial_.string(), std::strerror(errno)));
   std::fprintf(file_, "%s\n", kHeader);
 }
 

@@ -32,7 +32,8 @@ std::int64_t Recorder::iteration_limit() const {
 bool Recorder::scheduled(std::int64_t k) const {
   if (plan_.max_iterations && k == *plan_.max_iterations) return true;
   switch (plan_.metrics.every) {
-    case MetricsSpec::Every::iterations: return k % plan_.metrics.every_iterations == 0;
+    case MetricsSpec::Every::iterations:
+      return k % plan_.metrics.every_iterations == 0;
     case MetricsSpec::Every::epochs: {
       // A point at the first iteration that reaches each multiple of `every` epochs.
       if (plan_.train_samples == 0) return false;
@@ -40,7 +41,8 @@ bool Recorder::scheduled(std::int64_t k) const {
                          (double(plan_.train_samples) * plan_.metrics.every_epochs);
       return std::floor(double(k) * per + 1e-9) > std::floor(double(k - 1) * per + 1e-9);
     }
-    case MetricsSpec::Every::sim_time: return false;  // decided when k completes
+    case MetricsSpec::Every::sim_time:
+      return false;  // decided when k completes
   }
   return false;
 }
@@ -51,7 +53,9 @@ std::optional<double> Recorder::epoch(std::int64_t k) const {
   return double(k * plan_.samples_per_iteration) / double(plan_.train_samples);
 }
 
-bool Recorder::wants(std::int64_t k) const { return track_every_iteration_ || scheduled(k); }
+bool Recorder::wants(std::int64_t k) const {
+  return track_every_iteration_ || scheduled(k);
+}
 
 void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
   Snapshot& s = pending_[k];
@@ -65,7 +69,9 @@ void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
   complete(k, std::move(complete_models));
 }
 
-void Recorder::start(const std::vector<models::Vector>& initial) { emit(stamp(0), initial); }
+void Recorder::start(const std::vector<models::Vector>& initial) {
+  emit(stamp(0), initial);
+}
 
 void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
   completed_ = k;
@@ -86,8 +92,8 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
   const double wall = seconds_since(start_);
   if (wall - std::chrono::duration<double>(last_progress_ - start_).count() >= 0.2) {
     last_progress_ = Clock::now();
-    Progress p{engine_.now().seconds(), k, std::nullopt, network_.counters().bits_total,
-               fraction_done(k), wall};
+    Progress p{engine_.now().seconds(), k,   std::nullopt, network_.counters().bits_total,
+               fraction_done(k),        wall};
     p.epoch = epoch(k);
     for (auto* o : observers_) o->on_progress(p);
   }

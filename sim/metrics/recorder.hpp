@@ -37,8 +37,8 @@ class Recorder {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Recorder(Engine& engine, const Network& network, const Evaluator& evaluator,
-           RecorderPlan plan, std::vector<MetricsObserver*> observers, Clock::time_point start);
+  Recorder(Engine& engine, const Network& network, const Evaluator& evaluator, RecorderPlan plan,
+           std::vector<MetricsObserver*> observers, Clock::time_point start);
 
   /// Iterations the algorithms run (INT64_MAX when no stop criterion bounds them).
   std::int64_t iteration_limit() const;

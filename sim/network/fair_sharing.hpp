@@ -35,8 +35,8 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   Engine& engine_;
   const NetworkConfig& config_;
   TransferSink& sink_;
-  std::vector<Flow> flows_;          // in start order
-  std::vector<double> capacity_;     // per resource: egress 0..n-1, ingress n..2n-1, links
+  std::vector<Flow> flows_;       // in start order
+  std::vector<double> capacity_;  // per resource: egress 0..n-1, ingress n..2n-1, links
   std::unordered_map<std::uint64_t, int> link_ids_;
   SimTime last_update_{};
   std::uint64_t version_ = 0;  // invalidates wake-ups planned before the last change

@@ -23,8 +23,8 @@ void FifoSharing::try_start(TransferId id) {
   if (job.running || egress_queue_[job.src].front() != id || ingress_queue_[job.dst].front() != id)
     return;
   job.running = true;
-  const double rate = std::min({config_.link(job.src, job.dst).bandwidth,
-                                config_.egress(job.src), config_.ingress(job.dst)});
+  const double rate = std::min({config_.link(job.src, job.dst).bandwidth, config_.egress(job.src),
+                                config_.ingress(job.dst)});
   engine_.schedule(engine_.now() + transmission_time(job.bits, rate), this, id);
 }
 

@@ -48,10 +48,12 @@ void Network::on_event(std::uint64_t arg) {
   Completion* done = t.done;
   const NodeId dst = t.msg.dst;
   t.done = nullptr;
-  if (auto receiver = mailboxes_[dst].deliver(std::move(t.msg))) engine_.schedule_resume(engine_.now(), receiver);
+  if (auto receiver = mailboxes_[dst].deliver(std::move(t.msg)))
+    engine_.schedule_resume(engine_.now(), receiver);
   t.msg = Message{};
   free_.push_back(id);
-  if (done && --done->pending == 0 && done->waiter) engine_.schedule_resume(engine_.now(), done->waiter);
+  if (done && --done->pending == 0 && done->waiter)
+    engine_.schedule_resume(engine_.now(), done->waiter);
 }
 
 }  // namespace dlsim::sim

@@ -36,17 +36,17 @@ models::DataSplit load_data(const Scenario& s) {
     if (!d.test_path.empty()) {
       split.test = load_csv_or_throw(d.test_path, d.label_column, "data.test_path");
       if (split.test->feature_count() != split.train.feature_count())
-        throw InputError("data.test_path",
-                         fmt::format("{} has {} features but {} has {}", d.test_path,
-                                     split.test->feature_count(), d.path,
-                                     split.train.feature_count()));
+        throw InputError("data.test_path", fmt::format("{} has {} features but {} has {}",
+                                                       d.test_path, split.test->feature_count(),
+                                                       d.path, split.train.feature_count()));
     }
   } else {
     throw InputError("data.source", "unsupported source \"" + d.source + "\"");
   }
   if (d.test_fraction > 0) {
     if (split.test)
-      throw InputError("data.test_fraction", "cannot split off a test set: data.test_path is given");
+      throw InputError("data.test_fraction",
+                       "cannot split off a test set: data.test_path is given");
     auto rng = make_rng(s.seed, "test-split");
     models::split_test_fraction(split, d.test_fraction, rng);
   }
@@ -54,7 +54,8 @@ models::DataSplit load_data(const Scenario& s) {
   return split;
 }
 
-std::unique_ptr<models::Objective> make_objective(const Scenario& s, const models::DataSplit* data) {
+std::unique_ptr<models::Objective> make_objective(const Scenario& s,
+                                                  const models::DataSplit* data) {
   const ModelSpec& m = s.model;
   if (m.kind == "profile")
     return std::make_unique<models::Profile>(m.parameters, m.compute_time.seconds());
@@ -64,8 +65,7 @@ std::unique_ptr<models::Objective> make_objective(const Scenario& s, const model
                                         : models::InitOptions::Kind::zeros;
     init.std = m.init.std;
     return std::make_unique<models::LeastSquares>(data->train.feature_count(),
-                                                  models::Regularization{m.l2, m.l1}, m.bias,
-                                                  init);
+                                                  models::Regularization{m.l2, m.l1}, m.bias, init);
   }
   throw InputError("model.kind", "unsupported model \"" + m.kind + "\"");
 }
@@ -82,7 +82,8 @@ PreparedRun prepare(Scenario scenario) {
     p.data = load_data(s);
     const auto samples = p.data->train.size();
     if (samples < n)
-      throw InputError("workers", fmt::format("{} workers but only {} training samples", n, samples));
+      throw InputError("workers",
+                       fmt::format("{} workers but only {} training samples", n, samples));
     auto rng = make_rng(s.seed, "partition");
     p.shards = models::partition_iid(samples, int(n), rng);
     std::size_t smallest = p.shards.front().size();

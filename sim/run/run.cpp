@@ -54,8 +54,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
                        node_count(s));
 
   const models::Dataset* train = p.data ? &p.data->train : nullptr;
-  const models::Dataset* test =
-      p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
+  const models::Dataset* test = p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
   Evaluator evaluator(*p.objective, train, test, s.decentralized());
 
   CsvWriter csv(options.out_dir);
@@ -64,13 +63,13 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   if (options.progress) observers.push_back(&progress);
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
-                    p.train_samples,   s.metrics,        s.stop};
+                    p.train_samples,  s.metrics,        s.stop};
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   WallAccount wall;
 
   auto init_rng = make_rng(s.seed, "init");
-  Training training{s, *p.objective, train, p.shards, p.objective->initial_point(init_rng), {},
-                    recorder, wall};
+  Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),
+                    {}, recorder,     wall};
   for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
 
   recorder.start(std::vector<models::Vector>(plan.holders, training.initial));
@@ -82,7 +81,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   totals.events = engine.events_processed();
   totals.counters = network.counters();
   totals.sim_time = engine.now();
-  totals.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  totals.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   totals.wall_math_s = wall.math_s;
   totals.wall_compress_s = wall.compress_s;
   totals.wall_metrics_s = recorder.wall_metrics_s();

@@ -23,8 +23,8 @@ struct PreparedRun {
   std::optional<models::DataSplit> data;
   std::unique_ptr<models::Objective> objective;
   models::Shards shards;
-  std::int64_t samples_per_iteration = 0;       // batch · workers
-  std::int64_t train_samples = 0;               // 0 without data
+  std::int64_t samples_per_iteration = 0;      // batch · workers
+  std::int64_t train_samples = 0;              // 0 without data
   std::optional<std::int64_t> max_iterations;  // from stop.iterations / stop.epochs
 };
 

@@ -20,8 +20,8 @@ nlohmann::json topology_facts(const Scenario& s) {
     t["nodes"] = node_count(s);
     return t;
   }
-  const topo::Graph g = s.topology.kind == "torus" ? topo::torus(s.topology.dims)
-                                                   : topo::ring(int(s.workers));
+  const topo::Graph g =
+      s.topology.kind == "torus" ? topo::torus(s.topology.dims) : topo::ring(int(s.workers));
   int dmin = g.degree(0), dmax = g.degree(0);
   for (int i = 0; i < g.nodes(); ++i) {
     dmin = std::min(dmin, g.degree(i));
@@ -58,19 +58,18 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                             const RunTotals& t) {
   const double engine_s =
       std::max(0.0, t.wall_s - t.wall_math_s - t.wall_compress_s - t.wall_metrics_s);
-  nlohmann::json totals = {
-      {"events", t.events},
-      {"events_per_second", t.wall_s > 0 ? double(t.events) / t.wall_s : 0.0},
-      {"messages", t.counters.messages},
-      {"bits_total", t.counters.bits_total},
-      {"bytes_wire", t.counters.bytes_wire},
-      {"sim_time_s", t.sim_time.seconds()},
-      {"wall_s", t.wall_s},
-      {"wall_math_s", t.wall_math_s},
-      {"wall_compress_s", t.wall_compress_s},
-      {"wall_metrics_s", t.wall_metrics_s},
-      {"wall_engine_s", engine_s},
-      {"peak_rss_bytes", t.peak_rss_bytes}};
+  nlohmann::json totals = {{"events", t.events},
+                           {"events_per_second", t.wall_s > 0 ? double(t.events) / t.wall_s : 0.0},
+                           {"messages", t.counters.messages},
+                           {"bits_total", t.counters.bits_total},
+                           {"bytes_wire", t.counters.bytes_wire},
+                           {"sim_time_s", t.sim_time.seconds()},
+                           {"wall_s", t.wall_s},
+                           {"wall_math_s", t.wall_math_s},
+                           {"wall_compress_s", t.wall_compress_s},
+                           {"wall_metrics_s", t.wall_metrics_s},
+                           {"wall_engine_s", engine_s},
+                           {"peak_rss_bytes", t.peak_rss_bytes}};
   return {{"scenario", s.resolved},
           {"final", final_row ? row_to_json(*final_row) : nlohmann::json(nullptr)},
           {"totals", totals},

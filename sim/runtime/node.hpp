@@ -84,4 +84,3 @@ class Node {
 };
 
 }  // namespace dlsim::sim
-

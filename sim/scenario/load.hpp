@@ -28,7 +28,9 @@ nlohmann::json resolve_scenario(const nlohmann::json& raw);
 Scenario to_scenario(const nlohmann::json& resolved);
 
 /// Convenience: resolve + to_scenario.
-inline Scenario load_scenario(const nlohmann::json& raw) { return to_scenario(resolve_scenario(raw)); }
+inline Scenario load_scenario(const nlohmann::json& raw) {
+  return to_scenario(resolve_scenario(raw));
+}
 
 /// The JSON Schema (draft 2020-12) of scenario files, generated from the same
 /// table that validation uses, with a description and default for every key.

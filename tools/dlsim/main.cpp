@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
@@ -46,10 +46,10 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   const auto summary = dlsim::sim::run(prepared, options);
   if (!quiet) {
     const auto& f = summary["final"];
-    std::string line = fmt::format("{}: {} iterations, {:.6g} s simulated, {} sent",
-                                   prepared.scenario.name, f["iteration"].get<std::int64_t>(),
-                                   f["time_s"].get<double>(),
-                                   format_bits(f["bits_total"].get<double>()));
+    std::string line =
+        fmt::format("{}: {} iterations, {:.6g} s simulated, {} sent", prepared.scenario.name,
+                    f["iteration"].get<std::int64_t>(), f["time_s"].get<double>(),
+                    format_bits(f["bits_total"].get<double>()));
     if (!f["train_loss"].is_null())
       line += fmt::format(", train_loss {:.6g}", f["train_loss"].get<double>());
     line += fmt::format(" -> {}", options.out_dir.string());
@@ -61,7 +61,8 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"dlsim: a discrete-event network simulator for communication-efficient distributed learning"};
+  CLI::App app{
+      "dlsim: a discrete-event network simulator for communication-efficient distributed learning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(DLSIM_VERSION));
 
@@ -69,13 +70,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   bool quiet = false;
 
-  auto* run = app.add_subcommand("run", "Simulate a scenario and write metrics.csv and summary.json");
+  auto* run =
+      app.add_subcommand("run", "Simulate a scenario and write metrics.csv and summary.json");
   run->add_option("scenario", file, "Scenario JSON file")->required();
-  run->add_option("--set", sets, "Override a scenario key: KEY=VALUE (KEY a dotted path, VALUE JSON or a string)");
+  run->add_option("--set", sets,
+                  "Override a scenario key: KEY=VALUE (KEY a dotted path, VALUE JSON or a string)");
   run->add_option("--out", out, "Output folder (default: the scenario's output.dir)");
   run->add_flag("--quiet", quiet, "No progress line and no closing summary line");
 
-  auto* validate = app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
+  auto* validate =
+      app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
   validate->add_option("scenario", file, "Scenario JSON file")->required();
   validate->add_option("--set", sets, "Override a scenario key: KEY=VALUE");
 
