@@ -146,6 +146,8 @@ TEST_CASE("required keys and key counts", "[scenario][errors]") {
 }
 
 TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][errors]") {
+  check_rejected(R"({"model": {"kind": "profile", "parameters": 10}, "stop": {"target_loss": 1}})",
+                 "stop.target_loss", "needs a model with a loss");
   check_rejected(R"({"algorithm": {"compressor": {"kind": "none", "error_feedback": true}}})",
                  "algorithm.compressor.error_feedback", "needs a lossy compressor");
   check_rejected(R"({"workers": 16, "topology": {"kind": "torus", "dims": [4, 3]}})",

@@ -258,6 +258,10 @@ void check_data(const Scenario& s) {
   if (no_data && s.stop.epochs) {
     throw InputError("stop.epochs", "epochs need data, but data.source is \"none\"");
   }
+  if (no_data && s.stop.target_loss) {
+    throw InputError("stop.target_loss",
+                     "a target loss needs a model with a loss, but data.source is \"none\"");
+  }
   if (no_data && s.metrics.every == MetricsSpec::Every::epochs) {
     throw InputError("metrics.every.epochs", "epochs need data, but data.source is \"none\"");
   }

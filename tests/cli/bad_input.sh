@@ -76,6 +76,7 @@ expect_refused link_self "network.links[0]" '{"network": {"links": [{"from": 1, 
 expect_refused link_out_of_range "network.links[0]" '{"workers": 2, "algorithm": {"collective": "allgather"}, "network": {"links": [{"from": 0, "to": 7}]}}'
 expect_refused stop_empty "stop" '{"stop": {}}'
 expect_refused stop_epochs_without_data "stop.epochs" '{"model": {"kind": "profile", "parameters": 1000}, "stop": {"epochs": 1}}'
+expect_refused target_loss_without_data "stop.target_loss" '{"model": {"kind": "profile", "parameters": 1000}, "stop": {"target_loss": 0.1}}'
 expect_refused profile_without_parameters "model.parameters" '{"model": {"kind": "profile"}}'
 expect_refused every_two_keys "metrics.every" '{"metrics": {"every": {"iterations": 5, "epochs": 1}}}'
 expect_refused nesterov_without_momentum "algorithm.nesterov" '{"algorithm": {"nesterov": true}}'
