@@ -40,7 +40,7 @@ Task<void> worker(Training& t, int id, std::vector<NodeId> neighbors, double sel
 
 void launch_dpsgd(Engine& engine, Training& t) {
   const TopologySpec& spec = t.scenario.topology;
-  const topo::Graph graph = spec.kind == "torus" ? topo::torus(spec.dims) : topo::ring(t.workers());
+  const topo::Graph graph = communication_graph(t.scenario);
   const topo::MixingWeights w = topo::mixing_weights(graph, topo::weight_rule(spec.weights));
   for (int i = 0; i < t.workers(); ++i) {
     std::vector<NodeId> neighbors(graph.neighbors[i].begin(), graph.neighbors[i].end());

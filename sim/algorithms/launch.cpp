@@ -14,6 +14,10 @@ int model_holders(const Scenario& s) {
   return s.decentralized() ? int(s.workers) : 1;
 }
 
+topo::Graph communication_graph(const Scenario& s) {
+  return s.topology.kind == "torus" ? topo::torus(s.topology.dims) : topo::ring(int(s.workers));
+}
+
 int node_count(const Scenario& s) {
   return int(s.workers) + (uses_server(s) ? 1 : 0);
 }

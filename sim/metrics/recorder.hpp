@@ -51,7 +51,6 @@ class Recorder {
   /// Writes the row of the last complete iteration if it has none yet.
   void finish();
 
-  std::int64_t completed_iterations() const { return completed_; }
   const std::optional<MetricsRow>& last_row() const { return last_row_; }
   /// Seconds of wall time spent evaluating metrics.
   double wall_metrics_s() const { return wall_metrics_s_; }

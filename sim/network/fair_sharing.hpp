@@ -16,7 +16,6 @@ class FairSharing final : public TransferScheduler, private EventHandler {
  public:
   FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink);
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
-  std::size_t active() const override { return flows_.size(); }
 
  private:
   struct Flow {

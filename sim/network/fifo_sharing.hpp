@@ -19,7 +19,6 @@ class FifoSharing final : public TransferScheduler, private EventHandler {
  public:
   FifoSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink);
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
-  std::size_t active() const override { return jobs_.size(); }
 
  private:
   struct Job {

@@ -47,8 +47,6 @@ class Mailbox {
     return {};
   }
 
-  std::size_t pending() const { return arrived_.size(); }
-
  private:
   struct Waiter {
     NodeId src;

@@ -41,7 +41,6 @@ class Network final : private TransferSink, private EventHandler {
   Mailbox& mailbox(NodeId node) { return mailboxes_[node]; }
   const NetworkConfig& config() const { return config_; }
   const NetworkCounters& counters() const { return counters_; }
-  std::size_t in_flight() const { return transfers_.size() - free_.size(); }
 
  private:
   struct Transfer {

@@ -51,12 +51,6 @@ class NetworkConfig {
     if (bandwidth) p.bandwidth = *bandwidth;
     links_[key(from, to)] = p;
   }
-  /// The smallest latency of any link (the lookahead for parallel execution).
-  SimTime min_latency() const {
-    SimTime m = default_link_.latency;
-    for (const auto& [k, p] : links_) m = std::min(m, p.latency);
-    return m;
-  }
 
  private:
   static std::uint64_t key(NodeId from, NodeId to) {

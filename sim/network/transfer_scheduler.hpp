@@ -26,8 +26,6 @@ class TransferScheduler {
   virtual ~TransferScheduler() = default;
   /// A transfer of `bits` (payload + header) from src to dst starts now.
   virtual void add(TransferId id, NodeId src, NodeId dst, double bits) = 0;
-  /// Transfers still transmitting.
-  virtual std::size_t active() const = 0;
 };
 
 /// Time to send `bits` at `rate`, rounded up to whole picoseconds.

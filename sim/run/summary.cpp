@@ -20,8 +20,7 @@ nlohmann::json topology_facts(const Scenario& s) {
     t["nodes"] = node_count(s);
     return t;
   }
-  const topo::Graph g =
-      s.topology.kind == "torus" ? topo::torus(s.topology.dims) : topo::ring(int(s.workers));
+  const topo::Graph g = communication_graph(s);
   int dmin = g.degree(0), dmax = g.degree(0);
   for (int i = 0; i < g.nodes(); ++i) {
     dmin = std::min(dmin, g.degree(i));

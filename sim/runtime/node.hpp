@@ -59,10 +59,6 @@ class Node {
   SendAwaiter send(const NodeId& peer, std::uint64_t tag, Payload payload) {
     return broadcast(std::span<const NodeId>(&peer, 1), tag, std::move(payload));
   }
-  /// Starts a transfer without waiting for it.
-  void post(NodeId peer, std::uint64_t tag, Payload payload) {
-    network_->start(Message{id_, peer, tag, std::move(payload)}, nullptr);
-  }
 
   struct RecvAwaiter {
     Mailbox* mailbox;

@@ -21,9 +21,9 @@ check "--help lists the subcommands" grep -q "validate" "$tmp/help"
 "$dlsim" run --help > "$tmp/run-help"
 check "run --help documents --set" grep -q -- "--set" "$tmp/run-help"
 
-"$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/a" --quiet
+"$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/a" --quiet > "$tmp/quiet.out" 2> "$tmp/quiet.err"
 "$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/b" > "$tmp/stdout"
-check "quiet prints nothing" true
+check "--quiet prints nothing on stdout or stderr" test ! -s "$tmp/quiet.out" -a ! -s "$tmp/quiet.err"
 check "the closing line names the output folder" grep -q "$tmp/b" "$tmp/stdout"
 check "metrics.csv written" test -s "$tmp/a/metrics.csv"
 check "no partial file left" test ! -e "$tmp/a/metrics.csv.partial"
