@@ -33,7 +33,8 @@ test-fast: build
 demo: build
 	$(BUILD_DIR)/bin/dlsim run scenarios/quickstart.json --out results/quickstart
 	$(PYTHON) tools/dlsim-plot results/quickstart --x time --y train_loss --out results/quickstart/loss.png
-	@echo "demo: results in results/quickstart/ (metrics.csv, summary.json, loss.png)"
+	$(PYTHON) tools/dlsim-plot results/quickstart --x bits --y train_loss --logy --out results/quickstart/bits_vs_loss.png
+	@echo "demo: results in results/quickstart/ (metrics.csv, summary.json, loss.png, bits_vs_loss.png)"
 
 bench: build
 	$(BUILD_DIR)/bin/engine_bench --benchmark_counters_tabular=true

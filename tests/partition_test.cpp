@@ -138,3 +138,96 @@ TEST_CASE("BatchSampler: invalid arguments") {
   CHECK_THROWS_AS(BatchSampler({}, 4, std::mt19937_64(1)), std::invalid_argument);
   CHECK_THROWS_AS(BatchSampler(shard_of(0, 3), 0, std::mt19937_64(1)), std::invalid_argument);
 }
+
+// ---------------------------------------------------------------- non-iid partitions
+namespace {
+
+// 10 classes × 500 samples, labels in a shuffled order.
+Vector balanced_labels(int classes, int per_class, std::uint64_t seed) {
+  std::vector<double> labels;
+  for (int c = 0; c < classes; ++c)
+    for (int k = 0; k < per_class; ++k) labels.push_back(c);
+  std::mt19937_64 rng(seed);
+  std::shuffle(labels.begin(), labels.end(), rng);
+  return Eigen::Map<Vector>(labels.data(), Index(labels.size()));
+}
+
+void check_disjoint_cover(const Shards& shards, Index samples) {
+  std::vector<int> seen(static_cast<std::size_t>(samples), 0);
+  for (const auto& s : shards)
+    for (Index r : s) seen[std::size_t(r)]++;
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int k) { return k == 1; }));
+}
+
+// Mean over workers of the total-variation distance between the worker's class
+// histogram and the global one: 0 for perfectly iid shards, near 1 − 1/C for one class each.
+double mean_tv_distance(const Shards& shards, const Vector& labels, int classes) {
+  Eigen::ArrayXd global = Eigen::ArrayXd::Zero(classes);
+  for (Index i = 0; i < labels.size(); ++i) global(Index(labels(i))) += 1;
+  global /= double(labels.size());
+  double total = 0;
+  for (const auto& s : shards) {
+    Eigen::ArrayXd local = Eigen::ArrayXd::Zero(classes);
+    for (Index r : s) local(Index(labels(r))) += 1;
+    local /= double(s.size());
+    total += 0.5 * (local - global).abs().sum();
+  }
+  return total / double(shards.size());
+}
+
+}  // namespace
+
+TEST_CASE("dirichlet: small alpha is skewed, large alpha near uniform") {
+  const Vector labels = balanced_labels(10, 500, 1);
+  std::mt19937_64 rng(2);
+  const Shards skewed = partition_dirichlet(labels, 10, 0.1, rng);
+  const Shards uniform = partition_dirichlet(labels, 10, 1000.0, rng);
+  check_disjoint_cover(skewed, labels.size());
+  check_disjoint_cover(uniform, labels.size());
+  const double tv_skewed = mean_tv_distance(skewed, labels, 10);
+  const double tv_uniform = mean_tv_distance(uniform, labels, 10);
+  INFO("TV skewed " << tv_skewed << ", uniform " << tv_uniform);
+  // Thresholds: Dir(0.1) puts most of a class on one or two workers, TV ≈ 0.7;
+  // Dir(1000) gives shares 0.1 ± 0.003, TV from sampling noise alone ≈ 0.03.
+  CHECK(tv_skewed > 0.5);
+  CHECK(tv_uniform < 0.06);
+  // Near-uniform shard sizes under large alpha: 500 ± 10%.
+  for (const auto& s : uniform) CHECK(std::abs(double(s.size()) - 500.0) < 50.0);
+}
+
+TEST_CASE("dirichlet: every worker gets at least one sample, even with tiny alpha") {
+  const Vector labels = balanced_labels(2, 20, 3);
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    const Shards shards = partition_dirichlet(labels, 16, 0.01, rng);
+    check_disjoint_cover(shards, labels.size());
+    for (const auto& s : shards) CHECK(!s.empty());
+  }
+  std::mt19937_64 a(5), b(5);
+  CHECK(partition_dirichlet(labels, 4, 0.5, a) == partition_dirichlet(labels, 4, 0.5, b));
+}
+
+TEST_CASE("shards: each worker holds per_worker label-sorted pieces") {
+  const Vector labels = balanced_labels(10, 100, 4);  // 1000 samples
+  std::mt19937_64 rng(6);
+  const Shards shards = partition_shards(labels, 10, 2, rng);  // 20 pieces of 50
+  check_disjoint_cover(shards, labels.size());
+  for (const auto& s : shards) {
+    CHECK(s.size() == 100);
+    std::set<double> classes;
+    for (Index r : s) classes.insert(labels(r));
+    CHECK(classes.size() <= 2);  // a piece of 50 never spans two classes of 100
+  }
+  CHECK(mean_tv_distance(shards, labels, 10) > 0.75);
+  CHECK_THROWS(partition_shards(labels, 10, 101, rng));
+}
+
+TEST_CASE("sorted: stable sort by label, contiguous iid-sized shards, no randomness") {
+  Vector labels(7);
+  labels << 2, 0, 1, 0, 2, 1, 0;
+  const Shards shards = partition_sorted(labels, 3);
+  REQUIRE(shards.size() == 3);
+  CHECK(shards[0] == std::vector<Index>{1, 3, 6});
+  CHECK(shards[1] == std::vector<Index>{2, 5});
+  CHECK(shards[2] == std::vector<Index>{0, 4});
+}

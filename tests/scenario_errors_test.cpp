@@ -26,7 +26,7 @@ TEST_CASE("keys are checked strictly, at any depth", "[scenario][errors]") {
 
 TEST_CASE("keys of another kind are rejected and say which kind takes them", "[scenario][errors]") {
   check_rejected(R"({"topology": {"kind": "ring", "dims": [2, 2]}})", "topology.dims",
-                 "unknown key \"dims\" for kind \"ring\" (valid for kind: torus)");
+                 "unknown key \"dims\" for kind \"ring\" (valid for kind: torus, grid)");
   check_rejected(R"({"workers": 4, "algorithm": {"kind": "dpsgd", "collective": "allgather"}})",
                  "algorithm.collective", "for kind \"dpsgd\" (valid for kind: sgd)");
   check_rejected(R"({"data": {"source": "csv", "path": "x.csv", "samples": 10}})", "data.samples",
@@ -34,7 +34,7 @@ TEST_CASE("keys of another kind are rejected and say which kind takes them", "[s
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "data": {}, "l2": 0.1}})",
                  "model.data", "unknown key \"data\"");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "l2": 0.1}})", "model.l2",
-                 "for kind \"profile\" (valid for kind: least-squares)");
+                 "for kind \"profile\" (valid for kind: least-squares, logistic, softmax, mlp)");
   check_rejected(
       R"({"model": {"kind": "profile", "parameters": 10}, "data": {"test_fraction": 0.1}})",
       "data.test_fraction", "for source \"none\"");
@@ -107,17 +107,21 @@ TEST_CASE("values out of range are rejected", "[scenario][errors]") {
 
 TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][errors]") {
   check_rejected(R"({"topology": {"kind": "rign"}})", "topology.kind",
-                 "unknown kind \"rign\"; expected one of: ring, torus (did you mean \"ring\"?)");
+                 "unknown kind \"rign\"; expected one of: complete, star, ring, torus, grid, "
+                 "hypercube, exponential, random-regular, erdos-renyi, small-world, edge-list, "
+                 "one-peer-exponential, random-matching, directed-ring, directed-exponential "
+                 "(did you mean \"ring\"?)");
   check_rejected(R"({"data": {"source": "cvs"}})", "data.source",
-                 "unknown source \"cvs\"; expected one of: synthetic-regression, csv, none");
-  check_rejected(R"({"model": {"kind": "mlp"}})", "model.kind",
-                 "expected one of: least-squares, profile");
+                 "unknown source \"cvs\"; expected one of: synthetic-regression, "
+                 "synthetic-classification, csv, libsvm, fashion-mnist, none");
+  check_rejected(R"({"model": {"kind": "mpl"}})", "model.kind",
+                 "expected one of: least-squares, logistic, softmax, mlp, consensus, profile");
   check_rejected(R"({"algorithm": {"kind": "choco-sgd"}})", "algorithm.kind",
                  "unknown kind \"choco-sgd\"");
-  check_rejected(R"({"algorithm": {"compressor": {"kind": "top-k"}}})", "algorithm.compressor.kind",
-                 "expected one of: none");
-  check_rejected(R"({"data": {"partition": {"kind": "dirichlet"}}})", "data.partition.kind",
-                 "unknown kind \"dirichlet\"");
+  check_rejected(R"({"algorithm": {"compressor": {"kind": "zip"}}})", "algorithm.compressor.kind",
+                 "expected one of: none, fp16, qsgd, lpc, terngrad, sign, top-k, random-k");
+  check_rejected(R"({"data": {"partition": {"kind": "dirichlet-ish"}}})", "data.partition.kind",
+                 "expected one of: iid, dirichlet, shards, sorted");
   check_rejected(R"({"model": {"init": {"kind": "he"}}})", "model.init.kind",
                  "expected one of: zeros, normal");
   check_rejected(R"({"network": {"sharing": "fiar"}})", "network.sharing",
@@ -148,8 +152,8 @@ TEST_CASE("required keys and key counts", "[scenario][errors]") {
 TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][errors]") {
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10}, "stop": {"target_loss": 1}})",
                  "stop.target_loss", "needs a model with a loss");
-  check_rejected(R"({"algorithm": {"compressor": {"kind": "none", "error_feedback": true}}})",
-                 "algorithm.compressor.error_feedback", "needs a lossy compressor");
+  check_rejected(R"({"algorithm": {"compressor": {"kind": "lpc", "bits": 33}}})",
+                 "algorithm.compressor.bits", "must be in [2, 32]");
   check_rejected(R"({"workers": 16, "topology": {"kind": "torus", "dims": [4, 3]}})",
                  "topology.dims", "product of dims must equal workers (16), got [4,3] = 12");
   check_rejected(
@@ -190,14 +194,14 @@ TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][err
       R"({"model": {"kind": "profile", "parameters": 5}, "metrics": {"every": {"epochs": 1}}})",
       "metrics.every.epochs", "epochs need data");
 
-  // Compressors other than none do not exist yet; the combination rules already do.
-  SECTION("ring all-reduce needs an uncompressed message") {
+  SECTION("ring all-reduce needs an all-reducible compressor") {
     json r = resolve_scenario(json::parse(R"({"algorithm": {"collective": "ring-allreduce"}})"));
     CHECK_NOTHROW(to_scenario(r));
     r["algorithm"]["compressor"]["kind"] = "top-k";
     const Outcome o = outcome_of([&] { to_scenario(r); });
     CHECK(o.where == "algorithm.collective");
-    CHECK_THAT(o.problem, Catch::Contains("needs compressor kind \"none\", got \"top-k\""));
+    CHECK_THAT(o.problem,
+               Catch::Contains("needs an all-reducible compressor (none or fp16), got \"top-k\""));
   }
   SECTION("dpsgd needs an uncompressed message") {
     json r = resolve_scenario(json::parse(R"({"algorithm": {"kind": "dpsgd"}})"));

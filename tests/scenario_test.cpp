@@ -33,14 +33,15 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
   CHECK(r["description"] == "");
   CHECK(r["seed"] == 1);
   CHECK(r["workers"] == 4);
-  CHECK(r["data"] == json::parse(R"({"source": "synthetic-regression", "samples": 1000,
+  CHECK(r["data"] ==
+        json::parse(R"({"source": "synthetic-regression", "preset": "none", "samples": 1000,
       "features": 20, "noise": 0.1, "condition": 1, "test_fraction": 0, "normalize": "none",
       "partition": {"kind": "iid"}})"));
   CHECK(r["model"] == json::parse(R"({"kind": "least-squares", "l2": 0, "l1": 0, "bias": true,
       "init": {"kind": "zeros"}})"));
   CHECK(r["algorithm"] == json::parse(R"({"kind": "sgd", "step_size": 0.01, "batch_size": 32,
       "momentum": 0, "nesterov": false, "weight_decay": 0, "collective": "parameter-server",
-      "compressor": {"kind": "none", "error_feedback": false}})"));
+      "compressor": {"kind": "none", "error_feedback": false, "per_tensor": true}})"));
   CHECK(r["topology"] == json::parse(R"({"kind": "ring", "weights": "metropolis"})"));
   CHECK(r["network"] == json::parse(R"({"latency": "10us", "bandwidth": "10Gbps",
       "sharing": "fair", "header": "0B", "nic": {"egress": "10Gbps", "ingress": "10Gbps"},
@@ -67,7 +68,8 @@ TEST_CASE("the typed scenario of an empty document", "[scenario]") {
   CHECK(s.algorithm.collective == "parameter-server");
   CHECK(s.algorithm.batch_size == 32);
   CHECK(s.algorithm.compressor.kind == "none");
-  CHECK(s.algorithm.compressor.options == json::parse(R"({"kind":"none","error_feedback":false})"));
+  CHECK(s.algorithm.compressor.options ==
+        json::parse(R"({"kind":"none","error_feedback":false,"per_tensor":true})"));
   CHECK_FALSE(s.decentralized());
   CHECK(s.network.latency.ps == 10'000'000);
   CHECK(s.network.bandwidth == 10e9);
@@ -344,8 +346,8 @@ TEST_CASE("the JSON Schema describes every section", "[scenario][schema]") {
   CHECK(schema["properties"]["metrics"]["properties"]["every"]["maxProperties"] == 1);
   // Kind-dependent keys: one closed branch per kind.
   const json& topology = schema["properties"]["topology"];
-  REQUIRE(topology["oneOf"].size() == 2);
-  const json& torus = topology["oneOf"][1];
+  REQUIRE(topology["oneOf"].size() == 15);
+  const json& torus = topology["oneOf"][3];
   CHECK(torus["properties"]["kind"]["const"] == "torus");
   CHECK(torus["additionalProperties"] == false);
   CHECK(torus["required"] == json::array({"kind", "dims"}));
@@ -367,7 +369,7 @@ TEST_CASE("the Markdown key reference lists every key with its default", "[scena
   CHECK_THAT(md, Catch::Contains("`\"10Gbps\"`"));
   CHECK_THAT(md, Catch::Contains("| `network.links[].from` | integer >= 0 | required |"));
   CHECK_THAT(md, Catch::Contains("| `topology.dims` |"));
-  CHECK_THAT(md, Catch::Contains("(topology.kind = torus)"));
+  CHECK_THAT(md, Catch::Contains("(topology.kind = torus or grid)"));
   CHECK_THAT(md, Catch::Contains("| `workers` | integer in [1, 1000000] | `4` |"));
   CHECK_THAT(md, Catch::Contains("the value of network.bandwidth"));
 }

@@ -1,56 +1,44 @@
 #include "topologies/graph.hpp"
 
 #include <algorithm>
-#include <numeric>
-#include <stdexcept>
 
 namespace dlsim::topo {
 
-namespace {
-void add_edge(Graph& g, int a, int b) {
-  if (a == b) return;
-  g.neighbors[a].push_back(b);
-  g.neighbors[b].push_back(a);
+bool Graph::has_arc(int from, int to) const {
+  const auto adj = out(from);
+  return std::binary_search(adj.begin(), adj.end(), to);
 }
-void normalize(Graph& g) {
-  for (auto& adj : g.neighbors) {
-    std::sort(adj.begin(), adj.end());
-    adj.erase(std::unique(adj.begin(), adj.end()), adj.end());
+
+Graph Graph::from_arcs(int n, std::vector<std::pair<int, int>> arcs, bool directed) {
+  if (!directed) {
+    const std::size_t given = arcs.size();
+    arcs.reserve(2 * given);
+    for (std::size_t e = 0; e < given; ++e) arcs.emplace_back(arcs[e].second, arcs[e].first);
   }
-}
-}  // namespace
-
-std::int64_t Graph::edges() const {
-  std::int64_t twice = 0;
-  for (const auto& adj : neighbors) twice += std::int64_t(adj.size());
-  return twice / 2;
-}
-
-Graph ring(int n) {
-  if (n < 1) throw std::invalid_argument("ring needs at least one node");
-  Graph g{std::vector<std::vector<int>>(n)};
-  for (int i = 0; i < n; ++i) add_edge(g, i, (i + 1) % n);
-  normalize(g);
+  std::erase_if(arcs, [](const auto& a) { return a.first == a.second; });
+  std::sort(arcs.begin(), arcs.end());
+  arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
+  Graph g;
+  g.n = n;
+  g.directed = directed;
+  g.offsets.assign(std::size_t(n) + 1, 0);
+  g.targets.reserve(arcs.size());
+  for (const auto& [from, to] : arcs) {
+    ++g.offsets[std::size_t(from) + 1];
+    g.targets.push_back(to);
+  }
+  for (int i = 0; i < n; ++i) g.offsets[i + 1] += g.offsets[i];
   return g;
 }
 
-Graph torus(const std::vector<std::int64_t>& dims) {
-  if (dims.empty()) throw std::invalid_argument("torus needs at least one dimension");
-  const std::int64_t n =
-      std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
-  Graph g{std::vector<std::vector<int>>(n)};
-  // Row-major strides: the last dimension varies fastest.
-  std::vector<std::int64_t> stride(dims.size(), 1);
-  for (int k = int(dims.size()) - 2; k >= 0; --k) stride[k] = stride[k + 1] * dims[k + 1];
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < dims.size(); ++k) {
-      const std::int64_t coord = (i / stride[k]) % dims[k];
-      const std::int64_t next = (coord + 1) % dims[k];
-      add_edge(g, int(i), int(i + (next - coord) * stride[k]));
-    }
+Graph transpose(const Graph& g) {
+  if (!g.directed) return g;
+  std::vector<std::pair<int, int>> arcs;
+  arcs.reserve(g.targets.size());
+  for (int i = 0; i < g.n; ++i) {
+    for (int j : g.out(i)) arcs.emplace_back(j, i);
   }
-  normalize(g);
-  return g;
+  return Graph::from_arcs(g.n, std::move(arcs), true);
 }
 
 }  // namespace dlsim::topo

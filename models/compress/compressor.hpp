@@ -1,11 +1,30 @@
 // A compressor maps a vector to a byte buffer and back (ALGORITHMS.md §1). The
 // network is charged `bits` exactly; decode(encode(v)) equals, bit for bit, the
-// quantized vector the sender keeps for its own bookkeeping.
+// quantized vector the sender keeps for its own bookkeeping (error feedback decodes
+// its own message to get it).
+//
+// Two faces of one contract (as for objectives):
+//  - `CompressorCodec` (a C++20 concept, below) states what every compressor type
+//    provides; each concrete type checks itself with static_assert(check_compressor<T>()).
+//  - `Compressor` (the virtual base) is the type-erased holder the simulator stores: the
+//    kind is chosen at run time from the scenario; one virtual call per message is
+//    negligible next to the O(d) work of encoding it.
+//
+// Conventions shared by every kind:
+//  - Random draws come only from the rng passed to encode (the caller derives streams
+//    from (seed, purpose, node)); decode is deterministic and stateless.
+//  - The receiver knows the message's dimension out of band (tensor shapes are fixed,
+//    as in every training framework), so `Encoded::dimension` is not charged.
+//  - Scales (θ, ‖v‖₁/d, ...) travel as IEEE binary32; the sender quantizes with the
+//    float it sends, so both sides compute the same values.
+//  - Bit layout: fields packed LSB-first into little-endian 64-bit words (bit_stream.hpp).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -14,7 +33,8 @@ namespace dlsim::models {
 
 struct Encoded {
   std::vector<std::byte> bytes;
-  std::uint64_t bits = 0;  // exact payload size; bytes.size() == ceil(bits / 8)
+  std::uint64_t bits = 0;      // exact payload size; bytes.size() == ceil(bits / 8)
+  std::int64_t dimension = 0;  // coordinates encoded (known to the receiver; not charged)
 };
 
 class Compressor {
@@ -24,9 +44,55 @@ class Compressor {
   /// Decodes into `out`, resized to the encoded dimension.
   virtual void decode(const Encoded& message, Eigen::VectorXd& out) const = 0;
   /// Payload bits of a message of `dimension` coordinates, for models without math
-  /// (`profile`), where nothing is really encoded.
+  /// (`profile`), where nothing is really encoded. Exact for every kind whose size does
+  /// not depend on the data; qsgd with Elias coding charges its fixed-code size.
   virtual std::uint64_t bits_for(Eigen::Index dimension) const = 0;
+  /// E[decode(encode(v))] = v for every v, up to the binary32 rounding of what is sent
+  /// (so `none` is unbiased; fp16's coarser deterministic rounding is not).
+  virtual bool unbiased() const = 0;
+  /// Sums of decoded messages can be carried in the same format hop by hop (ring
+  /// all-reduce re-encodes partial sums): true for elementwise roundings (none, fp16).
+  virtual bool all_reducible() const { return false; }
+  /// encode(v).bits == bits_for(v.size()) for every v (false for qsgd's Elias coding).
+  virtual bool fixed_size() const { return true; }
 };
+
+// ------------------------------------------------------------------ the concept
+template <class T>
+concept HasEncode = requires(T& c, const Eigen::VectorXd& v, std::mt19937_64& rng) {
+  { c.encode(v, rng) } -> std::same_as<Encoded>;
+};
+template <class T>
+concept HasDecode = requires(const T& c, const Encoded& m, Eigen::VectorXd& out) {
+  c.decode(m, out);
+};
+template <class T>
+concept HasBitsFor = requires(const T& c, Eigen::Index d) {
+  { c.bits_for(d) } -> std::convertible_to<std::uint64_t>;
+};
+template <class T>
+concept HasProperties = requires(const T& c) {
+  { c.unbiased() } -> std::convertible_to<bool>;
+  { c.all_reducible() } -> std::convertible_to<bool>;
+};
+
+/// encode(v, rng) -> Encoded, decode(message, out), bits_for(d), unbiased(), all_reducible().
+template <class T>
+concept CompressorCodec = HasEncode<T> && HasDecode<T> && HasBitsFor<T> && HasProperties<T>;
+
+/// static_assert(check_compressor<T>()) fails with a message naming what T lacks.
+template <class T>
+consteval bool check_compressor() {
+  static_assert(HasEncode<T>, "compressor needs `Encoded encode(const VectorXd&, mt19937_64&)`");
+  static_assert(HasDecode<T>, "compressor needs `void decode(const Encoded&, VectorXd&) const`");
+  static_assert(HasBitsFor<T>, "compressor needs `std::uint64_t bits_for(Index) const`");
+  static_assert(HasProperties<T>,
+                "compressor needs `bool unbiased() const` and `bool all_reducible() const`");
+  return CompressorCodec<T>;
+}
+
+/// Throws std::invalid_argument unless message.bytes.size() == ceil(bits / 8).
+void check_message_size(const Encoded& message, const char* kind);
 
 /// `none`: every coordinate as an IEEE-754 binary32 (32·d bits). decode returns the
 /// float-rounded values.
@@ -37,6 +103,9 @@ class Fp32Compressor final : public Compressor {
   std::uint64_t bits_for(Eigen::Index dimension) const override {
     return 32 * std::uint64_t(dimension);
   }
+  bool unbiased() const override { return true; }  // up to binary32 rounding
+  bool all_reducible() const override { return true; }
 };
+static_assert(check_compressor<Fp32Compressor>());
 
 }  // namespace dlsim::models

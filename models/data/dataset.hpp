@@ -25,9 +25,18 @@ struct Dataset {
 };
 
 /// The training set every worker draws its shard from, and an optional test set.
+/// There is exactly one copy of the training set per run: a worker's shard is a list of
+/// row indices into `train` (models/data/partition.hpp), never a copy of its rows, and
+/// workers only read it (a batch is gathered into per-thread scratch).
 struct DataSplit {
   Dataset train;
   std::optional<Dataset> test;
+  /// A fixed seeded subsample of `train` on which train_loss is measured
+  /// (`metrics.eval_samples`); absent: the whole training set.
+  std::optional<Dataset> eval;
+
+  /// The data set train_loss is measured on.
+  const Dataset& loss_set() const { return eval ? *eval : train; }
 };
 
 /// Bad data (unreadable file, malformed line). `where` is "file:line" or a key.

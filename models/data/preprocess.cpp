@@ -87,3 +87,23 @@ void normalize(DataSplit& split, const std::string& kind) {
 }
 
 }  // namespace dlsim::models
+
+namespace dlsim::models {
+
+Dataset sample_rows(const Dataset& data, Index samples, std::mt19937_64& rng) {
+  if (samples < 1) throw std::invalid_argument("sample size must be >= 1");
+  const Index n = data.size();
+  if (samples >= n) return data;
+  std::vector<Index> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), Index(0));
+  std::shuffle(order.begin(), order.end(), rng);
+  order.resize(std::size_t(samples));
+  std::sort(order.begin(), order.end());
+  return take_rows(data, order);
+}
+
+void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng) {
+  if (samples < split.train.size()) split.train = sample_rows(split.train, samples, rng);
+}
+
+}  // namespace dlsim::models

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/data/dataset.hpp"
 
@@ -20,9 +22,50 @@ struct SyntheticRegressionOptions {
 /// geometrically from 1 down to 1/condition, w* ~ N(0, I). Deterministic in `rng`.
 Dataset synthetic_regression(const SyntheticRegressionOptions& options, std::mt19937_64& rng);
 
+struct SyntheticClassificationOptions {
+  Index samples = 1000;
+  Index features = 20;
+  int classes = 2;
+  double separation = 2.0;  // class centres ~ N(0, separation²/d · I): mean distance √2·separation
+};
+
+/// Gaussian clusters: centres μ_c ~ N(0, (separation²/d) I_d), labels uniform in 0..C−1,
+/// x_i = μ_{y_i} + ε_i with ε_i ~ N(0, I_d). Draw order: centres, then per sample its
+/// label and its noise. Deterministic in `rng`; sets classes = C.
+Dataset synthetic_classification(const SyntheticClassificationOptions& options,
+                                 std::mt19937_64& rng);
+
 /// Reads a CSV file: a header row, the label in `label_column`, every other column a
 /// numeric feature. Throws DataError("file:line", ...) on anything malformed.
 Dataset load_csv(const std::string& path, const std::string& label_column);
+
+/// A libsvm/svmlight file parsed but not yet densified: one (index, value) list per row.
+struct LibsvmFile {
+  std::string path;
+  std::vector<std::vector<std::pair<Index, double>>> rows;  // 0-based feature indices
+  Vector labels;
+  Index max_feature = 0;  // 1 + the largest 0-based index seen
+};
+
+/// Parses `label idx:value ...` lines with 1-based, strictly increasing indices; blank
+/// lines and `#` comments are skipped. Throws DataError("file:line", ...) when malformed.
+LibsvmFile parse_libsvm(const std::string& path);
+
+/// The dense rows × `features` matrix of a parsed file (absent entries are 0). Dense on
+/// purpose: the objectives' batch products are dense GEMMs, and the data sets dlsim is
+/// meant for (a9a, covtype, YearPredictionMSD-sized) fit in memory densely.
+Dataset densify(const LibsvmFile& file, Index features);
+
+/// Fashion-MNIST from the IDX gzip files in `dir` (train-images-idx3-ubyte.gz, ...):
+/// the official 60,000 training and 10,000 test images, 784 pixels scaled to [0, 1],
+/// labels 0..9. Throws DataError(file, ...) for a missing or malformed file.
+DataSplit load_fashion_mnist(const std::string& dir);
+
+/// Keeps a seeded random `samples` rows of the training set (in their original order).
+void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng);
+
+/// A seeded random subset of `samples` rows of `data` (all of it when samples ≥ size).
+Dataset sample_rows(const Dataset& data, Index samples, std::mt19937_64& rng);
 
 /// Moves a seeded random `fraction` of `split.train` into `split.test`.
 void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng);

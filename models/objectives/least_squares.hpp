@@ -5,14 +5,10 @@
 // Cost: 4·|B|·d + 2d FLOPs (two matrix-vector products, the residual and the l2 term).
 #pragma once
 
+#include "models/objectives/init.hpp"
 #include "models/objectives/objective.hpp"
 
 namespace dlsim::models {
-
-struct InitOptions {
-  enum class Kind { zeros, normal } kind = Kind::zeros;
-  double std = 0.01;
-};
 
 class LeastSquares final : public Objective {
  public:
@@ -36,5 +32,7 @@ class LeastSquares final : public Objective {
   bool bias_;
   InitOptions init_;
 };
+
+static_assert(check_objective<LeastSquares>());
 
 }  // namespace dlsim::models

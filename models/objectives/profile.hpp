@@ -33,4 +33,6 @@ class Profile final : public Objective {
   double compute_seconds_;
 };
 
+static_assert(check_objective<Profile>());
+
 }  // namespace dlsim::models

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "sim/algorithms/training.hpp"
-#include "topologies/graph.hpp"
+#include "topologies/schedule.hpp"
 
 namespace dlsim::sim {
 
@@ -13,8 +13,8 @@ void launch_dpsgd(Engine& engine, Training& t);
 
 /// Model holders whose deposits make an iteration complete (see Recorder).
 int model_holders(const Scenario& s);
-/// The communication graph of a decentralized scenario (`topology`).
-topo::Graph communication_graph(const Scenario& s);
+/// The communication graph of a decentralized scenario (`topology`), round by round.
+topo::GraphSchedule communication_graph(const Scenario& s);
 /// Simulated nodes: the workers, plus the parameter server when there is one.
 int node_count(const Scenario& s);
 

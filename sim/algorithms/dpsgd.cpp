@@ -1,35 +1,55 @@
 // D-PSGD (Lian et al., NeurIPS 2017, "Can Decentralized Algorithms Outperform
 // Centralized Algorithms?"; ALGORITHMS.md §3): every node takes its local step, sends
-// its new model to its neighbours, then averages with the models it received:
-//   x_i ← local_step(x_i, ∇f_i(x_i; B));   x_i ← w_ii x_i + Σ_{j∈N(i)} w_ij x_j
-// Full models (fp32) travel on every edge; round k's messages carry tag k.
+// its new model to its out-neighbours of round k, then mixes the models it received
+// from its in-neighbours of round k:
+//   x_i ← local_step(x_i, ∇f_i(x_i; B));   x_i ← w_ii x_i + Σ_{j ∈ in_k(i)} w_ij x_j
+// Works on every topology kind: static, time-varying (the round's graph comes from
+// the topology's schedule) and directed (out- and in-neighbours differ). Full models
+// (fp32) travel on every arc; round k's messages carry tag k, so a message of a
+// later round is never mixed in early.
+#include <memory>
+
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
-#include "topologies/graph.hpp"
-#include "topologies/mixing_weights.hpp"
+#include "topologies/schedule.hpp"
 
 namespace dlsim::sim {
 
 namespace {
 
-Task<void> worker(Training& t, int id, std::vector<NodeId> neighbors, double self_weight,
-                  std::vector<double> weights) {
+struct RoundPeers {
+  std::vector<NodeId> out;
+  std::vector<NodeId> in;
+  double self_weight = 1.0;
+  std::vector<double> in_weights;
+};
+
+RoundPeers peers_of(const topo::GraphSchedule& graph, int id, std::int64_t round) {
+  topo::Neighborhood nb = graph.neighborhood(id, round);
+  return {std::vector<NodeId>(nb.out.begin(), nb.out.end()),
+          std::vector<NodeId>(nb.in.begin(), nb.in.end()), nb.self_weight,
+          std::move(nb.in_weights)};
+}
+
+Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
   WorkerMath math(t, id);
   models::Vector x = t.initial, momentum, g, received, mixed;
+  RoundPeers peers = peers_of(*graph, id, 0);
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
+    if (k > 0 && graph->time_varying()) peers = peers_of(*graph, id, k);
     co_await me.compute(math.gradient(x, g));
     {
       ScopedWall timer(t.wall.math_s);
       local_step(x, momentum, g, t.scenario.algorithm, t.objective);
     }
-    co_await me.broadcast(neighbors, k, math.encode(x, t.objective.parameters()));
-    mixed = self_weight * x;
-    for (std::size_t j = 0; j < neighbors.size(); ++j) {
-      Message m = co_await me.recv(neighbors[j], k);
+    co_await me.broadcast(peers.out, std::uint64_t(k), math.encode(x, t.objective.parameters()));
+    mixed = peers.self_weight * x;
+    for (std::size_t j = 0; j < peers.in.size(); ++j) {
+      Message m = co_await me.recv(peers.in[j], std::uint64_t(k));
       math.decode(m, received);
-      if (received.size() == x.size()) mixed += weights[j] * received;
+      if (received.size() == x.size()) mixed += peers.in_weights[j] * received;
     }
     x = mixed;
     t.recorder.deposit(id, k + 1, x);
@@ -39,13 +59,8 @@ Task<void> worker(Training& t, int id, std::vector<NodeId> neighbors, double sel
 }  // namespace
 
 void launch_dpsgd(Engine& engine, Training& t) {
-  const TopologySpec& spec = t.scenario.topology;
-  const topo::Graph graph = communication_graph(t.scenario);
-  const topo::MixingWeights w = topo::mixing_weights(graph, topo::weight_rule(spec.weights));
-  for (int i = 0; i < t.workers(); ++i) {
-    std::vector<NodeId> neighbors(graph.neighbors[i].begin(), graph.neighbors[i].end());
-    engine.spawn(worker(t, i, std::move(neighbors), w.self[i], w.neighbor[i]));
-  }
+  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, graph));
 }
 
 }  // namespace dlsim::sim

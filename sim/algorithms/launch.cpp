@@ -1,6 +1,7 @@
 #include <stdexcept>
 
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/scenario/topology_build.hpp"
 
 namespace dlsim::sim {
 
@@ -14,8 +15,8 @@ int model_holders(const Scenario& s) {
   return s.decentralized() ? int(s.workers) : 1;
 }
 
-topo::Graph communication_graph(const Scenario& s) {
-  return s.topology.kind == "torus" ? topo::torus(s.topology.dims) : topo::ring(int(s.workers));
+topo::GraphSchedule communication_graph(const Scenario& s) {
+  return build_topology(s);
 }
 
 int node_count(const Scenario& s) {

@@ -21,7 +21,7 @@ Task<void> worker(Training& t, int id) {
     co_await me.compute(math.gradient(x, g));
     co_await me.send(server, k, math.encode(g, d));
     Message model = co_await me.recv(server, k);
-    math.decode(model, x);
+    math.decode_fp32(model, x);
   }
 }
 
@@ -42,7 +42,7 @@ Task<void> server(Training& t, std::vector<NodeId> workers) {
       local_step(x, momentum, sum / double(workers.size()), t.scenario.algorithm, f);
     }
     t.recorder.deposit(0, k + 1, x);
-    co_await me.broadcast(workers, k, math.encode(x, f.parameters()));
+    co_await me.broadcast(workers, k, math.encode_fp32(x, f.parameters()));
   }
 }
 

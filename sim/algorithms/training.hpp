@@ -47,11 +47,28 @@ struct Training {
   WallAccount& wall;
 
   int workers() const { return int(scenario.workers); }
+
+  /// Where worker `id` starts: its own vector for objectives with per-worker starts
+  /// (`consensus`), otherwise the shared x0 `initial`. Algorithms start from this.
+  const models::Vector& initial_for(int id) const {
+    const auto starts = objective.worker_starts();
+    return starts.empty() ? initial : starts[std::size_t(id)];
+  }
+  /// The models of `holders` holders before the first iteration (the metrics row of
+  /// iteration 0): holder i starts at initial_for(i).
+  std::vector<models::Vector> initial_models(int holders) const {
+    std::vector<models::Vector> models;
+    for (int i = 0; i < holders; ++i) models.push_back(initial_for(i));
+    return models;
+  }
 };
 
-/// Builds the compressor of `algorithm.compressor` (one instance per sender: some
-/// compressors keep state, e.g. error feedback).
-std::unique_ptr<models::Compressor> make_compressor(const CompressorSpec& spec);
+/// Builds the compressor chain of `algorithm.compressor` for a model with these tensor
+/// sizes (models/compress/factory.hpp): one instance per message stream, since some
+/// compressors keep state (error feedback's residual, lpc's adaptive range). Throws
+/// InputError (path `algorithm.compressor.<key>`) for bad options, e.g. k > d.
+std::unique_ptr<models::Compressor> make_compressor(const CompressorSpec& spec,
+                                                    const std::vector<models::Index>& tensor_sizes);
 
 /// Spawns the processes of the scenario's algorithm on `engine`.
 void launch_algorithm(Engine& engine, Training& training);

@@ -1,42 +1,73 @@
+// WorkerMath (worker_math.hpp) and make_compressor: the scenario's compressor chain per
+// message stream, built by models/compress/factory.cpp.
 #include "sim/algorithms/worker_math.hpp"
 
 #include <stdexcept>
+#include <string>
+
+#include "models/compress/factory.hpp"
+#include "sim/scenario/input_error.hpp"
 
 namespace dlsim::sim {
 
-std::unique_ptr<models::Compressor> make_compressor(const CompressorSpec& spec) {
-  if (spec.kind == "none" && !spec.error_feedback)
-    return std::make_unique<models::Fp32Compressor>();
-  throw std::logic_error("compressor not available: " + spec.kind);
+std::unique_ptr<models::Compressor> make_compressor(
+    const CompressorSpec& spec, const std::vector<models::Index>& tensor_sizes) {
+  try {
+    const models::CompressorConfig config = models::parse_compressor(spec.options);
+    models::check_dimensions(config, tensor_sizes);
+    return models::build_compressor(config, tensor_sizes);
+  } catch (const models::CompressorConfigError& e) {
+    throw InputError("algorithm.compressor." + e.key(), e.what());
+  }
 }
 
 WorkerMath::WorkerMath(Training& training, int id)
     : t_(training),
-      compressor_(make_compressor(training.scenario.algorithm.compressor)),
-      rng_(make_rng(training.scenario.seed, "compress", std::uint64_t(id))) {
-  if (training.objective.has_math() && id < training.workers())
+      id_(id),
+      decoder_(make_compressor(training.scenario.algorithm.compressor,
+                               training.objective.tensor_sizes())) {
+  if (training.objective.has_math() && training.train && id < training.workers())
     sampler_ = std::make_unique<models::BatchSampler>(
         training.shards[id], training.scenario.algorithm.batch_size,
         make_rng(training.scenario.seed, "batches", std::uint64_t(id)));
 }
 
+models::Compressor& WorkerMath::stream_compressor(int stream) {
+  auto it = compressors_.find(stream);
+  if (it == compressors_.end()) {
+    it = compressors_
+             .emplace(stream, make_compressor(t_.scenario.algorithm.compressor,
+                                              t_.objective.tensor_sizes()))
+             .first;
+    const std::string purpose = stream == 0 ? "compress" : "compress/" + std::to_string(stream);
+    rngs_.emplace(stream, make_rng(t_.scenario.seed, purpose, std::uint64_t(id_)));
+  }
+  return *it->second;
+}
+
 models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector& g) {
   const auto batch = t_.scenario.algorithm.batch_size;
-  if (!sampler_) return t_.objective.gradient_cost(batch);
+  if (!sampler_) {
+    // No data (consensus): the objective's gradient ignores rows and data.
+    if (t_.objective.has_math()) t_.objective.gradient(x, models::Dataset{}, {}, g);
+    return t_.objective.gradient_cost(batch);
+  }
   ScopedWall timer(t_.wall.math_s);
   const auto rows = sampler_->next();
   t_.objective.gradient(x, *t_.train, rows, g);
   return t_.objective.gradient_cost(models::Index(rows.size()));
 }
 
-Payload WorkerMath::encode(const models::Vector& v, models::Index dimension) {
+Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
   ScopedWall timer(t_.wall.compress_s);
+  models::Compressor& compressor = stream_compressor(stream);
   if (!t_.objective.has_math()) {
     auto e = std::make_shared<models::Encoded>();
-    e->bits = compressor_->bits_for(dimension);
+    e->bits = compressor.bits_for(dimension);
+    e->dimension = dimension;
     return e;
   }
-  return std::make_shared<const models::Encoded>(compressor_->encode(v, rng_));
+  return std::make_shared<const models::Encoded>(compressor.encode(v, rngs_.at(stream)));
 }
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
@@ -45,7 +76,27 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
     out.resize(0);
     return;
   }
-  compressor_->decode(*m.payload, out);
+  decoder_->decode(*m.payload, out);
+}
+
+Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
+  ScopedWall timer(t_.wall.compress_s);
+  if (!t_.objective.has_math()) {
+    auto e = std::make_shared<models::Encoded>();
+    e->bits = fp32_.bits_for(dimension);
+    e->dimension = dimension;
+    return e;
+  }
+  return std::make_shared<const models::Encoded>(fp32_.encode(v, no_draws_));
+}
+
+void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
+  ScopedWall timer(t_.wall.compress_s);
+  if (!t_.objective.has_math()) {
+    out.resize(0);
+    return;
+  }
+  fp32_.decode(*m.payload, out);
 }
 
 }  // namespace dlsim::sim

@@ -16,7 +16,10 @@ Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const 
     for (const auto& x : models) sum += (x - mean).squaredNorm();
     e.consensus_distance = sum / double(models.size());
   }
-  if (train_) e.train_loss = objective_.loss(mean, *train_);
+  if (const auto loss = objective_.loss_of_models(models))
+    e.train_loss = *loss;
+  else if (train_)
+    e.train_loss = objective_.loss(mean, *train_);
   if (test_) {
     e.test_loss = objective_.data_loss(mean, *test_);
     e.test_accuracy = objective_.accuracy(mean, *test_);

@@ -34,11 +34,13 @@ void Network::start(Message msg, Completion* done) {
   }
   const NodeId src = msg.src, dst = msg.dst;
   transfers_[id] = Transfer{std::move(msg), done};
+  if (observer_) observer_->on_transfer_start(id, transfers_[id].msg, wire_bits, engine_.now());
   scheduler_->add(id, src, dst, double(wire_bits));
 }
 
 void Network::transmitted(TransferId id) {
   const Message& m = transfers_[id].msg;
+  if (observer_) observer_->on_transfer_transmitted(id, engine_.now());
   engine_.schedule(engine_.now() + config_.link(m.src, m.dst).latency, this, id);
 }
 
@@ -48,6 +50,7 @@ void Network::on_event(std::uint64_t arg) {
   Completion* done = t.done;
   const NodeId dst = t.msg.dst;
   t.done = nullptr;
+  if (observer_) observer_->on_transfer_arrived(id, engine_.now());
   if (auto receiver = mailboxes_[dst].deliver(std::move(t.msg)))
     engine_.schedule_resume(engine_.now(), receiver);
   t.msg = Message{};

@@ -13,6 +13,7 @@
 #include "sim/network/message.hpp"
 #include "sim/network/network_config.hpp"
 #include "sim/network/transfer_scheduler.hpp"
+#include "sim/trace/activity_observer.hpp"
 
 namespace dlsim::sim {
 
@@ -42,6 +43,11 @@ class Network final : private TransferSink, private EventHandler {
   const NetworkConfig& config() const { return config_; }
   const NetworkCounters& counters() const { return counters_; }
 
+  /// Timeline hooks (tracing): transfers and node computations are reported to
+  /// `observer` (null, the default, reports nothing).
+  void set_observer(ActivityObserver* observer) { observer_ = observer; }
+  ActivityObserver* observer() const { return observer_; }
+
  private:
   struct Transfer {
     Message msg;
@@ -57,6 +63,7 @@ class Network final : private TransferSink, private EventHandler {
   std::vector<Transfer> transfers_;  // slots, reused through free_
   std::vector<TransferId> free_;
   NetworkCounters counters_;
+  ActivityObserver* observer_ = nullptr;
 };
 
 }  // namespace dlsim::sim

@@ -10,6 +10,7 @@
 #include "sim/metrics/progress_line.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/run/summary.hpp"
+#include "sim/trace/chrome_trace_writer.hpp"
 
 namespace dlsim::sim {
 
@@ -45,17 +46,25 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const Scenario& s = p.scenario;
 
   std::filesystem::create_directories(options.out_dir);
-  for (const char* stale : {"metrics.csv", "metrics.csv.partial", "summary.json"})
+  for (const char* stale :
+       {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial"})
     std::filesystem::remove(options.out_dir / stale);
 
   Engine engine;
   Network network(engine, network_config(s));
+  std::unique_ptr<ChromeTraceWriter> trace;
+  if (options.trace) {
+    trace = std::make_unique<ChromeTraceWriter>(options.out_dir, int(s.workers), node_count(s),
+                                                options.trace_limit);
+    network.set_observer(trace.get());
+  }
   ComputeModel compute(s.compute.speed, s.compute.per_worker, s.compute.jitter, s.seed,
                        node_count(s));
 
   const models::Dataset* train = p.data ? &p.data->train : nullptr;
+  const models::Dataset* loss_set = p.data ? &p.data->loss_set() : nullptr;  // eval_samples
   const models::Dataset* test = p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
-  Evaluator evaluator(*p.objective, train, test, s.decentralized());
+  Evaluator evaluator(*p.objective, loss_set, test, s.decentralized());
 
   CsvWriter csv(options.out_dir);
   ProgressLine progress(stderr);
@@ -72,10 +81,11 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
                     {}, recorder,     wall};
   for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
 
-  recorder.start(std::vector<models::Vector>(plan.holders, training.initial));
+  recorder.start(training.initial_models(plan.holders));
   launch_algorithm(engine, training);
   engine.run(s.stop.sim_time.value_or(SimTime::max()));
   recorder.finish();
+  if (trace) trace->finish();
 
   RunTotals totals;
   totals.events = engine.events_processed();

@@ -33,7 +33,9 @@ PreparedRun prepare(Scenario scenario);
 
 struct RunOptions {
   std::filesystem::path out_dir;
-  bool progress = false;  // draw the progress line on stderr
+  bool progress = false;                  // draw the progress line on stderr
+  bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
+  std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
 };
 
 /// Simulates and writes the results; returns the content of summary.json.

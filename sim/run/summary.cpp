@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "sim/algorithms/algorithms.hpp"
-#include "topologies/graph.hpp"
+#include "sim/scenario/topology_build.hpp"
+#include "topologies/facts.hpp"
 
 namespace dlsim::sim {
 
@@ -13,27 +14,14 @@ nlohmann::json optional_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// Decentralized runs: the facts `dlsim topology --json` prints, plus the kind.
+// Centralized runs have no gossip graph: the collective and the node count only.
 nlohmann::json topology_facts(const Scenario& s) {
-  nlohmann::json t;
   if (!s.decentralized()) {
-    t["kind"] = s.algorithm.collective;
-    t["nodes"] = node_count(s);
-    return t;
+    return {{"kind", s.algorithm.collective}, {"nodes", node_count(s)}};
   }
-  const topo::Graph g = communication_graph(s);
-  int dmin = g.degree(0), dmax = g.degree(0);
-  for (int i = 0; i < g.nodes(); ++i) {
-    dmin = std::min(dmin, g.degree(i));
-    dmax = std::max(dmax, g.degree(i));
-  }
+  nlohmann::json t = topology_facts_json(topo::describe(communication_graph(s)));
   t["kind"] = s.topology.kind;
-  t["nodes"] = g.nodes();
-  t["edges"] = g.edges();
-  t["directed"] = false;
-  t["time_varying"] = false;
-  t["degree_min"] = dmin;
-  t["degree_max"] = dmax;
-  t["weights"] = s.topology.weights;
   return t;
 }
 

@@ -34,7 +34,10 @@ class Node {
   };
   SleepAwaiter sleep(SimTime dt) { return {engine_, engine_->now() + dt}; }
   SleepAwaiter compute(const models::ComputeCost& cost) {
-    return sleep(compute_->duration(id_, cost));
+    const SimTime duration = compute_->duration(id_, cost);
+    if (ActivityObserver* observer = network_->observer())  // tracing only
+      observer->on_compute(id_, engine_->now(), duration);
+    return sleep(duration);
   }
 
   struct SendAwaiter {

@@ -15,37 +15,53 @@
 namespace dlsim::sim {
 
 struct PartitionSpec {
-  std::string kind = "iid";
+  std::string kind = "iid";     // iid | dirichlet | shards | sorted
+  double alpha = 0.5;           // dirichlet
+  std::int64_t per_worker = 2;  // shards
 };
 
 struct DataSpec {
-  std::string source = "synthetic-regression";  // synthetic-regression | csv | none
-  // synthetic-regression
+  // synthetic-regression | synthetic-classification | csv | libsvm | fashion-mnist | none
+  std::string source = "synthetic-regression";
+  // synthetic-regression (preset: "none" | "yearpredictionmsd")
+  std::string preset = "none";
   std::int64_t samples = 1000;
   std::int64_t features = 20;
   double noise = 0.1;
   double condition = 1.0;
-  // csv
+  // synthetic-classification (also samples, features)
+  std::int64_t classes = 2;
+  double separation = 2.0;
+  // csv, libsvm, fashion-mnist (a directory)
   std::string path;
   std::string test_path;  // empty: none
   std::string label_column = "label";
   // every source with data
   double test_fraction = 0.0;
-  std::string normalize = "none";  // none | standard | minmax
+  std::optional<std::int64_t> train_samples;  // subsample the training set
+  std::string normalize = "none";             // none | standard | minmax
   PartitionSpec partition;
 };
 
 struct InitSpec {
-  std::string kind = "zeros";  // zeros | normal
+  std::string kind = "zeros";  // zeros | normal | he | xavier
   double std = 0.01;
 };
 
 struct ModelSpec {
-  std::string kind = "least-squares";  // least-squares | profile
+  // least-squares | logistic | softmax | mlp | consensus | profile
+  std::string kind = "least-squares";
   double l2 = 0.0;
   double l1 = 0.0;
   bool bias = true;
   InitSpec init;
+  // logistic
+  std::vector<double> positive_classes;
+  // mlp
+  std::vector<std::int64_t> hidden;
+  std::string activation = "relu";  // relu | tanh
+  // consensus
+  std::int64_t dimension = 0;
   // profile
   std::int64_t parameters = 0;
   SimTime compute_time{};
@@ -69,8 +85,12 @@ struct AlgorithmSpec {
 };
 
 struct TopologySpec {
-  std::string kind = "ring";  // ring | torus
-  std::vector<std::int64_t> dims;
+  std::string kind = "ring";           // see topo::topology_kinds()
+  std::vector<std::int64_t> dims;      // torus, grid
+  std::int64_t degree = 3;             // random-regular
+  double p = 0.1;                      // erdos-renyi, small-world
+  std::int64_t k = 4;                  // small-world
+  std::string path;                    // edge-list
   std::string weights = "metropolis";  // metropolis | uniform | max-degree
 };
 
@@ -119,6 +139,7 @@ struct MetricsSpec {
   double every_epochs = 0.0;
   SimTime every_sim_time{};
   bool test = true;
+  std::optional<std::int64_t> eval_samples;  // train_loss on a fixed subsample
 };
 
 struct Scenario {

@@ -26,30 +26,64 @@ Key kind_key(std::string name, json fallback, std::string doc) {
 
 // ---------------------------------------------------------------- data
 Object data_section() {
+  const Object partition = with_kinds(
+      kind_key("kind", "iid", "How samples are split among workers."), {},
+      {{"iid", "Shuffle, then equal contiguous shards.", {}},
+       {"dirichlet",
+        "Per class, worker shares drawn from Dir(alpha); every worker gets >= 1 sample.",
+        {defaulted("alpha", number().gt(0), 0.5,
+                   "Concentration: small = few classes per worker, large = near iid.")}},
+       {"shards",
+        "Sort by label, cut into workers*per_worker shards, deal per_worker at random.",
+        {defaulted("per_worker", integer().ge(1), 2, "Shards dealt to every worker.")}},
+       {"sorted", "Stable sort by label, then contiguous shards sized as for iid.", {}}});
   const std::vector<Key> with_data = {
       defaulted("test_fraction", number().ge(0).lt(1), 0,
                 "Fraction of the training samples held out as the test set (0: none)."),
+      optional("train_samples", integer().ge(1),
+               "Keep only a seeded random subset of this many training samples."),
       defaulted("normalize", one_of({"none", "standard", "minmax"}), "none",
                 "Feature scaling fitted on the training split: none, standard (zero mean, "
                 "unit variance) or minmax ([0,1])."),
-      defaulted("partition",
-                object(with_kinds(kind_key("kind", "iid", "How samples are split among workers."),
-                                  {}, {{"iid", "Shuffle, then equal contiguous shards.", {}}})),
-                json::object(), "How the training set is split among the workers."),
+      defaulted("partition", object(partition), json::object(),
+                "How the training set is split among the workers."),
   };
+  const auto preset_is_msd = [](const json& root) {
+    return lookup(root, {"data", "preset"}) == "yearpredictionmsd";
+  };
+  Key samples = defaulted("samples", integer().ge(1), 1000, "Number of samples generated.");
+  samples.dynamic = [=](const json& root) { return json(preset_is_msd(root) ? 463715 : 1000); };
+  samples.default_doc = "463715 with preset yearpredictionmsd, else 1000";
+  Key features = defaulted("features", integer().ge(1), 20, "Number of features.");
+  features.dynamic = [=](const json& root) { return json(preset_is_msd(root) ? 90 : 20); };
+  features.default_doc = "90 with preset yearpredictionmsd, else 20";
   Object data = with_kinds(
       kind_key("source", "synthetic-regression",
-               "Where samples come from; none for models that need no data (profile)."),
+               "Where samples come from; none for models that need no data (profile, "
+               "consensus)."),
       {},
       {
           {"synthetic-regression",
            "b = A w* + noise; rows of A Gaussian with a chosen condition number.",
            std::vector<Key>{
-               defaulted("samples", integer().ge(1), 1000, "Number of samples generated."),
-               defaulted("features", integer().ge(1), 20, "Number of features."),
+               defaulted("preset", one_of({"none", "yearpredictionmsd"}), "none",
+                         "Shape preset: yearpredictionmsd = 463,715 samples x 90 features "
+                         "(as in the LPC-SVRG paper)."),
+               samples,
+               features,
                defaulted("noise", number().ge(0), 0.1, "Standard deviation of the label noise."),
                defaulted("condition", number().ge(1), 1,
                          "Condition number of the feature covariance."),
+           } + with_data},
+          {"synthetic-classification",
+           "Gaussian clusters: class centres N(0, separation^2/features I), unit noise.",
+           std::vector<Key>{
+               defaulted("samples", integer().ge(1), 1000, "Number of samples generated."),
+               defaulted("features", integer().ge(1), 20, "Number of features."),
+               defaulted("classes", integer().ge(2).le(100000), 2, "Number of classes."),
+               defaulted("separation", number().ge(0), 2,
+                         "Scale of the class centres (mean centre distance sqrt(2)*separation, "
+                         "noise 1 per feature)."),
            } + with_data},
           {"csv", "A CSV file with a header row; the label column, every other column numeric.",
            std::vector<Key>{
@@ -59,34 +93,90 @@ Object data_section() {
                defaulted("label_column", string().nonempty(), "label",
                          "Name of the column that holds the label."),
            } + with_data},
-          {"none", "No data (model.kind profile).", {}},
+          {"libsvm",
+           "libsvm/svmlight lines `label idx:value ...` (1-based indices), stored densely.",
+           std::vector<Key>{
+               required("path", string().nonempty(), "Path of the training file."),
+               defaulted("test_path", string(), "", "Path of a separate test file (empty: none)."),
+           } + with_data},
+          {"fashion-mnist",
+           "Fashion-MNIST IDX gzip files: 60,000 training and 10,000 test images, 784 pixels "
+           "in [0,1], 10 classes.",
+           std::vector<Key>{
+               defaulted("path", string().nonempty(), "/usr/share/datasets/fashion-mnist",
+                         "Directory holding the four *-ubyte.gz files (Debian package "
+                         "dataset-fashion-mnist)."),
+           } + with_data},
+          {"none", "No data (model.kind profile or consensus).", {}},
       });
   data.discriminator->dynamic = [](const json& root) {
-    return json(lookup(root, {"model", "kind"}) == "profile" ? "none" : "synthetic-regression");
+    const json kind = lookup(root, {"model", "kind"});
+    return json(kind == "profile" || kind == "consensus" ? "none" : "synthetic-regression");
   };
-  data.discriminator->default_doc = "none when model.kind is profile, else synthetic-regression";
+  data.discriminator->default_doc =
+      "none when model.kind is profile or consensus, else synthetic-regression";
   return data;
 }
 
 // ---------------------------------------------------------------- model
 Object model_section() {
-  const Object init =
+  const Object linear_init =
       with_kinds(kind_key("kind", "zeros", "Initial model distribution."), {},
                  {{"zeros", "Every weight 0.", {}},
                   {"normal",
                    "Weights drawn from N(0, std^2) with the run's seed.",
                    {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
+  Key mlp_init_kind = kind_key("kind", "he", "Initial weight distribution (biases start at 0).");
+  mlp_init_kind.dynamic = [](const json& root) {
+    return json(lookup(root, {"model", "activation"}) == "tanh" ? "xavier" : "he");
+  };
+  mlp_init_kind.default_doc = "xavier when model.activation is tanh, else he";
+  const Object mlp_init =
+      with_kinds(mlp_init_kind, {},
+                 {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
+                  {"xavier", "N(0, 2/(fan_in + fan_out)) (Glorot and Bengio 2010), for tanh.", {}},
+                  {"normal",
+                   "Weights drawn from N(0, std^2).",
+                   {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
+  const std::vector<Key> regularizers = {
+      defaulted("l2", number().ge(0), 0, "L2 regularization strength (biases excluded)."),
+      defaulted("l1", number().ge(0), 0,
+                "L1 regularization strength (proximal step: soft-thresholding)."),
+      defaulted("bias", boolean(), true, "Add unregularized bias weights."),
+  };
+  const Key init = defaulted("init", object(linear_init), json::object(),
+                             "Initial model (same on every worker).");
   return with_kinds(
       kind_key("kind", "least-squares", "The objective each worker optimizes."), {},
-      {{"least-squares",
-        "f(w) = (1/2N) sum (a_i'w - b_i)^2 + (l2/2)||w||^2 + l1||w||_1.",
-        {
-            defaulted("l2", number().ge(0), 0, "L2 regularization strength."),
-            defaulted("l1", number().ge(0), 0, "L1 regularization strength (proximal step)."),
-            defaulted("bias", boolean(), true, "Add an unregularized bias weight."),
-            defaulted("init", object(init), json::object(),
-                      "Initial model (same on every worker)."),
-        }},
+      {{"least-squares", "f(w) = (1/2N) sum (a_i'w - b_i)^2 + (l2/2)||w||^2 + l1||w||_1.",
+        regularizers + std::vector<Key>{init}},
+       {"logistic",
+        "Binary logistic regression, labels -1/+1 (0/1 accepted): mean log(1 + exp(-b_i a_i'w)) "
+        "+ regularizers.",
+        regularizers +
+            std::vector<Key>{
+                init,
+                defaulted("positive_classes", array_of(number()), json::array(),
+                          "Label values that become +1 (all others -1), to binarize multiclass "
+                          "data; empty: labels must be -1/+1 or 0/1."),
+            }},
+       {"softmax",
+        "Multinomial logistic regression: mean cross-entropy of softmax(A W + b) + regularizers.",
+        regularizers + std::vector<Key>{init}},
+       {"mlp", "Multilayer perceptron, softmax output, mean cross-entropy + regularizers.",
+        regularizers +
+            std::vector<Key>{
+                defaulted("hidden", array_of(integer().ge(1)), json::array({128}),
+                          "Widths of the hidden layers (empty: softmax regression)."),
+                defaulted("activation", one_of({"relu", "tanh"}), "relu",
+                          "Activation of the hidden layers."),
+                defaulted("init", object(mlp_init), json::object(),
+                          "Initial weights (same on every worker)."),
+            }},
+       {"consensus",
+        "No data: worker i starts from its own N(0, I) vector; train_loss = (1/n) sum_i "
+        "||x_i - mean of the starts||^2 (gossip-averaging studies).",
+        {defaulted("dimension", integer().ge(1), 10, "Length of every worker's vector.")}},
        {"profile",
         "No math: a parameter count and a compute time per batch, for timing what-ifs.",
         {
@@ -97,11 +187,80 @@ Object model_section() {
 
 // ---------------------------------------------------------------- algorithm
 Object algorithm_section() {
-  const Object compressor =
-      with_kinds(kind_key("kind", "none", "How messages are encoded on the wire."),
-                 {defaulted("error_feedback", boolean(), false,
-                            "Keep the compression error and add it to the next message.")},
-                 {{"none", "Uncompressed fp32.", {}}});
+  // Compressors (models/compress, ALGORITHMS.md §1): the bits charged are those of the
+  // real encoded message. Cross-key checks (clip, bits "auto", ratio xor k, k <= d) are in
+  // models/compress/factory.cpp, called from to_scenario.cpp and at run start.
+  const Key bucket = optional("bucket", integer().ge(1),
+                              "Coordinates per bucket, each with its own 32-bit range (absent: "
+                              "the whole message or tensor is one bucket).");
+  const std::vector<Key> sparsity = {
+      optional("ratio", number().ge(0).lt(1),
+               "Fraction of coordinates dropped: k = max(1, round(d(1 - ratio))). Give "
+               "ratio or k."),
+      optional("k", integer().ge(1),
+               "Coordinates kept (at most the model's parameters; not with per_tensor on a "
+               "model with several tensors). Give ratio or k."),
+  };
+  const Object compressor = with_kinds(
+      kind_key("kind", "none",
+               "How messages are encoded on the wire; bits per message of d coordinates: "
+               "none 32d, fp16 16d, qsgd 32 per bucket + d(1 + ceil(log2(s+1))), lpc 32 per "
+               "bucket + d*bits, terngrad 32 + 2d, sign 32 + d, top-k k(32 + ceil(log2 d)), "
+               "random-k 32k + 64."),
+      {defaulted("error_feedback", boolean(), false,
+                 "Error feedback: e <- e + v; send q = C(e); e <- e - q (one residual per "
+                 "message stream). Allowed on every kind; with none it feeds back fp32 "
+                 "rounding."),
+       defaulted("per_tensor", boolean(), true,
+                 "Compress each tensor (layer) of the model separately and concatenate; "
+                 "bits = sum. No effect on models with one tensor.")},
+      {{"none", "Uncompressed fp32: 32d bits. All-reducible.", {}},
+       {"fp16",
+        "IEEE half, round to nearest even, saturating at +-65504: 16d bits. All-reducible.",
+        {}},
+       {"qsgd",
+        "QSGD (Alistarh et al. 2017): theta = ||v||_2 per bucket, unbiased stochastic "
+        "rounding to s levels. Fixed coding: 32 per bucket + d(1 + ceil(log2(s+1))) bits; "
+        "elias: 32 per bucket + Elias-omega (gap, sign, level) of nonzeros (profile models "
+        "are charged the fixed-code size).",
+        {defaulted("levels", integer().ge(1).le(2147483647), 7, "Magnitude levels s."), bucket,
+         defaulted("coding", one_of({"fixed", "elias"}), "fixed",
+                   "fixed: a sign bit and a ceil(log2(s+1))-bit level per coordinate; elias: "
+                   "Elias-omega codes of (gap, sign, level) per nonzero, a data-dependent "
+                   "size (profile models, which encode nothing, are charged the fixed-code "
+                   "size)."),
+         defaulted("biased", boolean(), false,
+                   "Scale by 1/(1 + min(n/s^2, sqrt(n)/s)) (contraction variant).")}},
+       {"lpc",
+        "Stochastic quantizer with clipping (ALGORITHMS.md 1.1): theta from the clip rule, "
+        "clip to +-theta, unbiased rounding to s = 2^(bits-1) - 1 levels: 32 per bucket + "
+        "d*bits bits.",
+        {defaulted("bits", any(), 4,
+                   "Bits per coordinate (1 sign + bits-1 level bits; 32 per bucket + d*bits "
+                   "in all): an integer in [2, 32], or \"auto\" (s = "
+                   "ceil(sqrt(n)), bits = 1 + ceil(log2(s + 1)), n = bucket size or message "
+                   "length)."),
+         defaulted("clip", any(), "max",
+                   "Range rule: \"max\" (theta = ||v||_inf, unbiased), \"norm\" (||v||_2, "
+                   "unbiased), or an object {\"kind\": \"fixed\", \"value\": c} (theta = c), "
+                   "{\"kind\": \"std\", \"factor\": c = 2.5} (min(||v||_inf, c std(v))), "
+                   "{\"kind\": \"adaptive\", \"factor\": c = 1, \"decay\": 0.9} (c times "
+                   "an EMA of ||v||_inf). A bare string is {\"kind\": string}."),
+         bucket}},
+       {"terngrad",
+        "TernGrad (Wen et al. 2017): clip to 2.5 std, theta = ||v||_inf, stochastic "
+        "{-1, 0, 1}*theta: 32 + 2d bits.",
+        {}},
+       {"sign", "Scaled sign: (||v||_1/d) sgn(v), sgn(0) = +1: 32 + d bits.", {}},
+       {"top-k",
+        "The k largest |v_i| (ties: lower index first), as ascending indices and fp32 "
+        "values: k(32 + ceil(log2 d)) bits.",
+        sparsity},
+       {"random-k",
+        "k uniformly random coordinates; a 64-bit seed is sent instead of the indices: "
+        "32k + 64 bits.",
+        sparsity + std::vector<Key>{defaulted("unbiased", boolean(), false,
+                                              "Scale the values by d/k (unbiased).")}}});
   const std::vector<Key> common = {
       defaulted("step_size", number().gt(0), 0.01, "Learning rate."),
       defaulted("batch_size", integer().ge(1), 32, "Samples per local gradient."),
@@ -118,21 +277,60 @@ Object algorithm_section() {
         {defaulted("collective", one_of({"parameter-server", "allgather", "ring-allreduce"}),
                    "parameter-server",
                    "How gradients are combined: a parameter server (an extra node with id = "
-                   "workers), allgather, or ring all-reduce (uncompressed only).")}},
+                   "workers; the model goes back in fp32), allgather, or ring all-reduce "
+                   "(all-reducible compressors only: none, fp16; no error feedback).")}},
        {"dpsgd", "Decentralized parallel SGD: local step, then gossip with neighbours.", {}}});
 }
 
 // ---------------------------------------------------------------- topology
 Object topology_section() {
+  const auto dims = [](int at_least) {
+    return required("dims", array_of(integer().ge(at_least)).nonempty(),
+                    "Size of each dimension; the product must equal workers.");
+  };  // the same bound for torus and grid: the reference documents the key once
+  // One definition for both kinds, so that the reference documents `p` once.
+  const Key probability = defaulted("p", number().ge(0).le(1), 0.1,
+                                    "erdos-renyi: probability of each edge (> 0); small-world: "
+                                    "probability that each lattice edge is rewired.");
   return with_kinds(
-      kind_key("kind", "ring", "The communication graph of decentralized algorithms."),
+      kind_key("kind", "ring",
+               "The communication graph of decentralized algorithms. Random kinds draw from "
+               "the scenario's seed."),
       {defaulted("weights", one_of({"metropolis", "uniform", "max-degree"}), "metropolis",
-                 "Mixing weights of the gossip matrix.")},
-      {{"ring", "i ~ i+1 and i-1 (mod n).", {}},
-       {"torus",
-        "+-1 along each dimension with wrap-around.",
-        {required("dims", array_of(integer().ge(2)).nonempty(),
-                  "Size of each dimension; the product must equal workers.")}}});
+                 "Mixing weights: metropolis 1/(1+max(d_i,d_j)), uniform 1/(d_i+1) (doubly "
+                 "stochastic only on regular graphs), max-degree 1/(1+d_max); directed kinds "
+                 "use them as column-stochastic push weights.")},
+      {{"complete", "Every pair of nodes.", {}},
+       {"star", "Node 0 ~ every other node.", {}},
+       {"ring", "i ~ i+1 and i-1 (mod n).", {}},
+       {"torus", "+-1 along each dimension with wrap-around (duplicates merged).", {dims(2)}},
+       {"grid", "+-1 along each dimension, no wrap-around.", {dims(2)}},
+       {"hypercube", "i ~ i xor 2^j; workers must be a power of 2.", {}},
+       {"exponential", "i ~ i +- 2^k (mod n) for every 2^k < n.", {}},
+       {"random-regular",
+        "A uniformly random connected graph where every node has the same degree.",
+        {defaulted("degree", integer().ge(1), 3,
+                   "Degree of every node; workers x degree must be even.")}},
+       {"erdos-renyi",
+        "G(n, p): every edge independently with probability p, resampled until connected.",
+        {probability}},
+       {"small-world",
+        "Watts-Strogatz: ring lattice with k neighbours, edges rewired with probability p, "
+        "resampled until connected.",
+        {defaulted("k", integer().ge(2), 4,
+                   "Lattice neighbours of each node (even, k/2 per side)."),
+         probability}},
+       {"edge-list",
+        "Undirected edges read from a file: one \"i j\" per line (ids 0..workers-1), # comments.",
+        {required("path", string().nonempty(), "Path of the edge-list file.")}},
+       {"one-peer-exponential",
+        "Time-varying: in round t node i sends to i + 2^(t mod ceil(log2 n)) (mod n); weights 1/2.",
+        {}},
+       {"random-matching",
+        "Time-varying: a fresh random perfect matching every round (workers even); weights 1/2.",
+        {}},
+       {"directed-ring", "Directed: i -> i+1 (mod n).", {}},
+       {"directed-exponential", "Directed: i -> i + 2^k (mod n) for every 2^k < n.", {}}});
 }
 
 // ---------------------------------------------------------------- network
@@ -207,6 +405,9 @@ Object metrics_section() {
       defaulted("every", object(every), json{{"iterations", 10}},
                 "How often a metrics row is recorded (exactly one key)."),
       defaulted("test", boolean(), true, "Evaluate on the test set (when there is one)."),
+      optional("eval_samples", integer().ge(1),
+               "Measure train_loss on a fixed seeded subsample of this many training samples "
+               "(absent: the whole training set)."),
   });
 }
 

@@ -2,13 +2,16 @@
 // involve several keys (DESIGN.md §4): torus size, per-worker lists, node and link
 // ids, which collectives and compressors go together, data versus model.
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "models/compress/factory.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/quantity.hpp"
+#include "sim/scenario/topology_build.hpp"
 
 namespace dlsim::sim {
 namespace {
@@ -24,31 +27,57 @@ void read_data(const json& j, DataSpec& d) {
   d.source = j.at("source").get<std::string>();
   if (d.source == "none") return;
   if (d.source == "synthetic-regression") {
+    d.preset = j.at("preset").get<std::string>();
     d.samples = j.at("samples").get<std::int64_t>();
     d.features = j.at("features").get<std::int64_t>();
     d.noise = j.at("noise").get<double>();
     d.condition = j.at("condition").get<double>();
+  } else if (d.source == "synthetic-classification") {
+    d.samples = j.at("samples").get<std::int64_t>();
+    d.features = j.at("features").get<std::int64_t>();
+    d.classes = j.at("classes").get<std::int64_t>();
+    d.separation = j.at("separation").get<double>();
   } else if (d.source == "csv") {
     d.path = j.at("path").get<std::string>();
     d.test_path = j.at("test_path").get<std::string>();
     d.label_column = j.at("label_column").get<std::string>();
+  } else if (d.source == "libsvm") {
+    d.path = j.at("path").get<std::string>();
+    d.test_path = j.at("test_path").get<std::string>();
+  } else if (d.source == "fashion-mnist") {
+    d.path = j.at("path").get<std::string>();
   }
   d.test_fraction = j.at("test_fraction").get<double>();
+  if (j.contains("train_samples")) d.train_samples = j.at("train_samples").get<std::int64_t>();
   d.normalize = j.at("normalize").get<std::string>();
-  d.partition.kind = j.at("partition").at("kind").get<std::string>();
+  const json& partition = j.at("partition");
+  d.partition.kind = partition.at("kind").get<std::string>();
+  if (partition.contains("alpha")) d.partition.alpha = partition.at("alpha").get<double>();
+  if (partition.contains("per_worker"))
+    d.partition.per_worker = partition.at("per_worker").get<std::int64_t>();
 }
 
 void read_model(const json& j, ModelSpec& m) {
   m.kind = j.at("kind").get<std::string>();
-  if (m.kind == "least-squares") {
-    m.l2 = j.at("l2").get<double>();
-    m.l1 = j.at("l1").get<double>();
-    m.bias = j.at("bias").get<bool>();
-    m.init.kind = j.at("init").at("kind").get<std::string>();
-    if (m.init.kind == "normal") m.init.std = j.at("init").at("std").get<double>();
-  } else if (m.kind == "profile") {
+  if (m.kind == "profile") {
     m.parameters = j.at("parameters").get<std::int64_t>();
     m.compute_time = parse_time(j.at("compute_time"));
+    return;
+  }
+  if (m.kind == "consensus") {
+    m.dimension = j.at("dimension").get<std::int64_t>();
+    return;
+  }
+  m.l2 = j.at("l2").get<double>();
+  m.l1 = j.at("l1").get<double>();
+  m.bias = j.at("bias").get<bool>();
+  m.init.kind = j.at("init").at("kind").get<std::string>();
+  if (m.init.kind == "normal") m.init.std = j.at("init").at("std").get<double>();
+  if (m.kind == "logistic")
+    m.positive_classes = j.at("positive_classes").get<std::vector<double>>();
+  if (m.kind == "mlp") {
+    m.hidden = j.at("hidden").get<std::vector<std::int64_t>>();
+    m.activation = j.at("activation").get<std::string>();
   }
 }
 
@@ -110,6 +139,7 @@ void read_metrics(const json& j, MetricsSpec& m) {
     m.every_sim_time = parse_time(every.at("sim_time"));
   }
   m.test = j.at("test").get<bool>();
+  if (j.contains("eval_samples")) m.eval_samples = j.at("eval_samples").get<std::int64_t>();
 }
 
 Scenario read(const json& j) {
@@ -126,6 +156,10 @@ Scenario read(const json& j) {
   s.topology.weights = topology.at("weights").get<std::string>();
   if (topology.contains("dims"))
     s.topology.dims = topology.at("dims").get<std::vector<std::int64_t>>();
+  if (topology.contains("degree")) s.topology.degree = topology.at("degree").get<std::int64_t>();
+  if (topology.contains("p")) s.topology.p = topology.at("p").get<double>();
+  if (topology.contains("k")) s.topology.k = topology.at("k").get<std::int64_t>();
+  if (topology.contains("path")) s.topology.path = topology.at("path").get<std::string>();
   read_network(j.at("network"), s.network);
   s.compute.speed = parse_flops(j.at("compute").at("speed"));
   s.compute.per_worker = j.at("compute").at("per_worker").get<std::vector<double>>();
@@ -138,14 +172,22 @@ Scenario read(const json& j) {
 
 // ---------------------------------------------------------------- combinations
 
+// Lattice sizes here (with indexed paths); everything else about the graph, and
+// whether its weights suit the algorithm, in topology_build.cpp.
 void check_topology(const Scenario& s) {
-  if (s.topology.kind != "torus") return;
+  if (s.decentralized()) check_topology_for_algorithm(s);
+}
+
+void check_lattice_dims(const Scenario& s) {
+  if (s.topology.kind != "torus" && s.topology.kind != "grid") return;
+  const std::int64_t smallest = 2;  // torus and grid alike
   std::int64_t product = 1;
   bool too_large = false;
   for (std::size_t i = 0; i < s.topology.dims.size(); ++i) {
     const std::int64_t d = s.topology.dims[i];
-    if (d < 2) {
-      throw InputError(index_path("topology.dims", i), "must be >= 2, got " + std::to_string(d));
+    if (d < smallest) {
+      throw InputError(index_path("topology.dims", i),
+                       "must be >= " + std::to_string(smallest) + ", got " + std::to_string(d));
     }
     if (too_large || d > s.workers / product) {
       too_large = true;  // avoids overflow; the product already exceeds workers
@@ -218,21 +260,42 @@ void check_network(const Scenario& s) {
   }
 }
 
+// The compressor object's own checks (models/compress/factory.cpp), plus k <= d when the
+// scenario states the dimension (profile parameters; least-squares on synthetic data);
+// otherwise k <= d is checked when the run builds its compressors.
+void check_compressor(const Scenario& s) {
+  try {
+    const auto config = models::parse_compressor(s.algorithm.compressor.options);
+    std::optional<std::int64_t> d;
+    if (s.model.kind == "profile") d = s.model.parameters;
+    if (s.model.kind == "least-squares" && s.data.source == "synthetic-regression")
+      d = s.data.features + (s.model.bias ? 1 : 0);
+    if (d) models::check_dimensions(config, {*d});
+  } catch (const models::CompressorConfigError& e) {
+    throw InputError("algorithm.compressor." + e.key(), e.what());
+  }
+}
+
 void check_algorithm(const Scenario& s) {
   const AlgorithmSpec& a = s.algorithm;
   if (a.nesterov && a.momentum == 0.0) {
     throw InputError("algorithm.nesterov", "requires algorithm.momentum > 0, got momentum 0");
   }
-  if (a.compressor.error_feedback && a.compressor.kind == "none") {
-    throw InputError("algorithm.compressor.error_feedback",
-                     "needs a lossy compressor: kind \"none\" sends every coordinate as it is, "
-                     "so there is no compression error to feed back");
+  if (a.kind == "sgd" && a.collective == "ring-allreduce") {
+    // partial sums are re-encoded at every hop: only elementwise roundings are all-reducible
+    if (a.compressor.kind != "none" && a.compressor.kind != "fp16") {
+      throw InputError("algorithm.collective",
+                       "ring-allreduce sums partial vectors hop by hop and needs an "
+                       "all-reducible compressor (none or fp16), got \"" +
+                           a.compressor.kind + "\"");
+    }
+    if (a.compressor.error_feedback) {
+      throw InputError("algorithm.compressor.error_feedback",
+                       "ring-allreduce sends chunks of varying length and cannot keep an "
+                       "error-feedback residual; use allgather or parameter-server");
+    }
   }
-  if (a.kind == "sgd" && a.collective == "ring-allreduce" && a.compressor.kind != "none") {
-    throw InputError(
-        "algorithm.collective",
-        "ring-allreduce needs compressor kind \"none\", got \"" + a.compressor.kind + "\"");
-  }
+  check_compressor(s);
   if (a.kind == "dpsgd") {
     if (a.compressor.kind != "none") {
       throw InputError(
@@ -246,32 +309,79 @@ void check_algorithm(const Scenario& s) {
   }
 }
 
+// Which data each model kind can use (DESIGN.md §4):
+//  - profile and consensus need data.source none, every other model needs data;
+//  - logistic needs binary labels (or positive_classes), softmax and mlp integer class
+//    labels; synthetic-regression has real-valued targets, so only least-squares fits it
+//    (labels of files are checked when they are read);
+//  - least-squares accepts classification data and regresses the class index (allowed,
+//    documented: a baseline, not a classifier);
+//  - consensus only makes sense for decentralized algorithms (centralized ones keep one
+//    model, so every worker would share one start).
 void check_data(const Scenario& s) {
   const bool no_data = s.data.source == "none";
-  if (s.model.kind == "profile" && !no_data) {
-    throw InputError("data.source",
-                     "must be \"none\" for model kind \"profile\", got \"" + s.data.source + "\"");
+  const std::string& kind = s.model.kind;
+  const bool dataless_model = kind == "profile" || kind == "consensus";
+  if (dataless_model && !no_data) {
+    throw InputError("data.source", "must be \"none\" for model kind \"" + kind + "\", got \"" +
+                                        s.data.source + "\"");
   }
-  if (s.model.kind != "profile" && no_data) {
-    throw InputError("data.source", "model kind \"" + s.model.kind + "\" needs data; got \"none\"");
+  if (!dataless_model && no_data) {
+    throw InputError("data.source", "model kind \"" + kind + "\" needs data; got \"none\"");
+  }
+  if (kind == "consensus" && !s.decentralized()) {
+    throw InputError("model.kind",
+                     "consensus needs a decentralized algorithm (every worker "
+                     "holds its own vector), got \"" +
+                         s.algorithm.kind + "\"");
+  }
+  const bool classifier = kind == "logistic" || kind == "softmax" || kind == "mlp";
+  if (classifier && s.data.source == "synthetic-regression") {
+    throw InputError("data.source", "model kind \"" + kind +
+                                        "\" needs class labels; synthetic-regression has real "
+                                        "targets (use synthetic-classification)");
+  }
+  if (kind == "logistic" && s.data.source == "synthetic-classification" && s.data.classes > 2 &&
+      s.model.positive_classes.empty()) {
+    throw InputError("model.positive_classes",
+                     "logistic regression is binary but data.classes is " +
+                         std::to_string(s.data.classes) + "; list the positive classes");
+  }
+  if (kind == "logistic" && s.data.source == "fashion-mnist" && s.model.positive_classes.empty()) {
+    throw InputError("model.positive_classes",
+                     "logistic regression is binary but fashion-mnist has 10 classes; list the "
+                     "positive classes");
   }
   if (no_data && s.stop.epochs) {
     throw InputError("stop.epochs", "epochs need data, but data.source is \"none\"");
   }
-  if (no_data && s.stop.target_loss) {
+  if (kind == "profile" && s.stop.target_loss) {
     throw InputError("stop.target_loss",
-                     "a target loss needs a model with a loss, but data.source is \"none\"");
+                     "a target loss needs a model with a loss, but model kind is \"profile\"");
   }
   if (no_data && s.metrics.every == MetricsSpec::Every::epochs) {
     throw InputError("metrics.every.epochs", "epochs need data, but data.source is \"none\"");
+  }
+  if (no_data && s.metrics.eval_samples) {
+    throw InputError("metrics.eval_samples", "needs data, but data.source is \"none\"");
   }
   if (!s.data.test_path.empty() && s.data.test_fraction > 0.0) {
     throw InputError("data.test_fraction",
                      "must be 0 when data.test_path gives a separate test file, got " +
                          messages::number_text(s.data.test_fraction));
   }
-  if (s.data.source == "csv" && s.data.path.empty()) {
-    throw InputError("data.path", "data.source csv needs a path");
+  if (s.data.source == "fashion-mnist" && s.data.test_fraction > 0.0) {
+    throw InputError("data.test_fraction",
+                     "must be 0 for fashion-mnist, which has its official 10,000-image test "
+                     "set, got " +
+                         messages::number_text(s.data.test_fraction));
+  }
+  if ((s.data.source == "csv" || s.data.source == "libsvm") && s.data.path.empty()) {
+    throw InputError("data.path", "data.source " + s.data.source + " needs a path");
+  }
+  if (s.data.partition.kind == "shards" &&
+      s.data.partition.per_worker > std::numeric_limits<std::int64_t>::max() / s.workers) {
+    throw InputError("data.partition.per_worker", "too large");
   }
 }
 
@@ -286,11 +396,12 @@ Scenario to_scenario(const json& resolved) {
   } catch (const std::invalid_argument& e) {
     throw InputError("scenario", std::string("not a resolved scenario: ") + e.what());
   }
-  check_topology(s);
+  check_lattice_dims(s);
   check_compute(s);
   check_network(s);
   check_algorithm(s);
   check_data(s);
+  check_topology(s);
   if (s.output_dir.empty()) throw InputError("output.dir", "must not be empty");
   s.resolved = resolved;
   return s;

@@ -80,7 +80,7 @@ expect_refused target_loss_without_data "stop.target_loss" '{"model": {"kind": "
 expect_refused profile_without_parameters "model.parameters" '{"model": {"kind": "profile"}}'
 expect_refused every_two_keys "metrics.every" '{"metrics": {"every": {"iterations": 5, "epochs": 1}}}'
 expect_refused nesterov_without_momentum "algorithm.nesterov" '{"algorithm": {"nesterov": true}}'
-expect_refused feedback_without_loss "algorithm.compressor.error_feedback" '{"algorithm": {"compressor": {"kind": "none", "error_feedback": true}}}'
+expect_refused feedback_on_ring "algorithm.compressor.error_feedback" '{"algorithm": {"collective": "ring-allreduce", "compressor": {"kind": "fp16", "error_feedback": true}}}'
 expect_refused csv_without_path "data.path" '{"data": {"source": "csv"}}'
 expect_refused csv_missing_file "data.path" "{\"data\": {\"source\": \"csv\", \"path\": \"$tmp/nope.csv\"}}"
 expect_refused csv_short_row "data.path" "{\"data\": {\"source\": \"csv\", \"path\": \"$tmp/short_row.csv\"}}"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end test of tools/dlsim-plot on hand-made run and sweep folders.
 # Usage: bash tests/cli/plot.sh <path-to-dlsim-binary> <source-dir>
-# The simulator binary is not needed: every run folder is written by hand.
-# KEEP_TMP=1 keeps the temporary folder (plots included) for inspection.
+# Most run folders are written by hand; the last part plots a real `dlsim run`
+# folder and a real `dlsim sweep` folder and checks the PNG and SVG files.
+# KEEP_TMP=1 keeps the temporary folder (plots included) for inspection;
+# KEEP_PNG=FILE copies the real sweep's PNG to FILE.
 set -euo pipefail
 
+DLSIM=${1:?usage: plot.sh <dlsim-binary> <source-dir>}
 SRC=${2:?usage: plot.sh <dlsim-binary> <source-dir>}
 PY=/usr/bin/python3
 PLOT="$SRC/tools/dlsim-plot"
@@ -122,9 +125,10 @@ out=$(sed -n 2p <<<"$out")
 [[ $out == 'workers=8, bandwidth=1Gbps,0,2.5' || $out == '"workers=8, bandwidth=1Gbps",0,2.5' ]] \
   && pass "--label forces keys" || fail "--label gave: $out"
 
-# --x bits axis label in SVG; --logx drops the x=0 points with a warning.
+# --x bits axis label in SVG, in Mb for values up to 1e6 bits; --logx drops the
+# x=0 points with a warning.
 plot "$TMP/runs/slow" "$TMP/runs/fast" --logx --out "$TMP/out/bits.svg" 2>"$TMP/err"
-grep -q '>bits sent</text>' "$TMP/out/bits.svg" && pass "x label 'bits sent'" || fail "no 'bits sent' x label"
+grep -q '>bits sent \[Mb\]</text>' "$TMP/out/bits.svg" && pass "x label 'bits sent [Mb]'" || fail "no 'bits sent [Mb]' x label"
 grep -q '^dlsim-plot: warning:.*<= 0' "$TMP/err" && pass "--logx warns about x <= 0" || fail "--logx: no warning"
 
 # Sweep-style parent folder: subfolders with metrics.csv, others ignored.
@@ -252,6 +256,77 @@ grep -q '^dlsim-plot: warning:.*w4-ring' "$TMP/err" && pass "--speedup warns abo
 
 # Only one worker count -> speedup is meaningless.
 expect_error "--speedup with one worker count" "$TMP/runs/slow" "$TMP/runs/fast" --speedup --target-loss 0.5 --out "$TMP/out/x.png"
+
+# --target is an alias of --target-loss.
+a=$(plot "$S" --speedup --target 0.5 --print --out "$TMP/out/speedup2.png" 2>/dev/null)
+[[ $a == "$expected" ]] && pass "--target alias" || fail "--target gave: $a"
+
+# ---------------- real dlsim output: a run folder and a sweep folder ----------
+# valid_png FILE: PNG signature, an IHDR of a plausible size, more than 10 kB.
+valid_png() {
+  "$PY" - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "no PNG signature"
+assert data[12:16] == b"IHDR"
+w, h = struct.unpack(">II", data[16:24])
+assert 400 <= w <= 3000 and 300 <= h <= 3000, (w, h)
+assert len(data) > 10_000, len(data)
+assert data[-8:-4] == b"IEND"
+PY
+}
+# svg_texts FILE: the SVG parses as XML; prints its <text> contents, one per line.
+svg_texts() {
+  "$PY" - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg"), root.tag
+for t in root.iter():
+    if t.tag.endswith("text"):
+        print("".join(t.itertext()))
+PY
+}
+cat > "$TMP/tiny.json" <<'JSON'
+{"name": "tiny-ls", "workers": 2,
+ "data": {"source": "synthetic-regression", "samples": 400, "features": 10},
+ "model": {"kind": "least-squares"},
+ "algorithm": {"kind": "sgd", "collective": "parameter-server", "step_size": 0.05, "batch_size": 10},
+ "stop": {"iterations": 200}, "metrics": {"every": {"iterations": 10}}}
+JSON
+"$DLSIM" run "$TMP/tiny.json" --out "$TMP/real-run" --quiet
+"$DLSIM" sweep "$TMP/tiny.json" --grid workers=2,4 --grid algorithm.collective=parameter-server,allgather \
+  --out "$TMP/real-sweep" --quiet
+plot "$TMP/real-run" --x bits --y train_loss --out "$TMP/out/run.png"
+valid_png "$TMP/out/run.png" && pass "run folder -> valid PNG" || fail "run folder PNG invalid"
+plot "$TMP/real-run" --x time --y train_loss --out "$TMP/out/run.svg"
+texts=$(svg_texts "$TMP/out/run.svg") && pass "run folder -> SVG parses as XML" || fail "run SVG is not XML"
+grep -qx 'tiny-ls' <<<"$texts" && pass "title is the scenario name" || fail "no scenario-name title in: $texts"
+plot "$TMP/real-sweep" --x bits --y train_loss --logy --out "$TMP/out/sweep.png"
+valid_png "$TMP/out/sweep.png" && pass "sweep folder -> valid PNG" || fail "sweep folder PNG invalid"
+[[ -n ${KEEP_PNG:-} ]] && cp "$TMP/out/sweep.png" "$KEEP_PNG"
+# labels: the distinct first CSV fields of --print, in order, joined by "|".
+labels() { "$PY" -c 'import csv, sys
+seen = []
+for row in csv.reader(sys.stdin):
+    if row[0] not in seen:
+        seen.append(row[0])
+print("|".join(seen))'; }
+out=$(plot "$TMP/real-sweep" --x bits --y train_loss --print --out "$TMP/out/sweep.svg" | labels)
+[[ $out == 'label|workers=2, collective=parameter-server|workers=2, collective=allgather|workers=4, collective=parameter-server|workers=4, collective=allgather' ]] \
+  && pass "sweep runs in runs.csv order" || fail "sweep order: $out"
+texts=$(svg_texts "$TMP/out/sweep.svg") && pass "sweep folder -> SVG parses as XML" || fail "sweep SVG is not XML"
+for label in 'workers=2, collective=parameter-server' 'workers=4, collective=allgather' 'bits sent [Kb]'; do
+  grep -qxF "$label" <<<"$texts" && pass "sweep SVG has '$label'" || fail "sweep SVG lacks '$label': $texts"
+done
+# --group: one colour per value, the group key first in every label.
+plot "$TMP/real-sweep" --group collective --out "$TMP/out/group.svg"
+texts=$(svg_texts "$TMP/out/group.svg")
+grep -qxF 'collective=allgather, workers=4' <<<"$texts" && pass "--group labels" || fail "--group labels: $texts"
+# A sweep row that is not done is skipped with a warning.
+sed -i '3s/,done,/,failed,/' "$TMP/real-sweep/runs.csv"
+out=$(plot "$TMP/real-sweep" --print --out "$TMP/out/x.png" 2>"$TMP/err" | labels | tr '|' '\n' | wc -l)
+[[ $out -eq 4 ]] && grep -q 'warning: .*1 run(s) not finished' "$TMP/err" \
+  && pass "unfinished sweep runs skipped with a warning" || fail "unfinished runs: $out curves, $(cat "$TMP/err")"
 
 if ((failures > 0)); then
   echo "plot.sh: $failures check(s) failed" >&2

@@ -14,6 +14,8 @@
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "tools/dlsim/sweep_command.hpp"
+#include "tools/dlsim/topology_command.hpp"
 
 namespace {
 
@@ -38,11 +40,13 @@ std::string format_bits(double bits) {
 }
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
-            bool quiet) {
+            bool quiet, bool trace, std::uint64_t trace_limit) {
   auto prepared = dlsim::sim::prepare(load(file, sets));
   dlsim::sim::RunOptions options;
   options.out_dir = out.empty() ? prepared.scenario.output_dir : out;
   options.progress = !quiet && isatty(STDERR_FILENO);
+  options.trace = trace;
+  options.trace_limit = trace_limit;
   const auto summary = dlsim::sim::run(prepared, options);
   if (!quiet) {
     const auto& f = summary["final"];
@@ -77,6 +81,14 @@ int main(int argc, char** argv) {
                   "Override a scenario key: KEY=VALUE (KEY a dotted path, VALUE JSON or a string)");
   run->add_option("--out", out, "Output folder (default: the scenario's output.dir)");
   run->add_flag("--quiet", quiet, "No progress line and no closing summary line");
+  bool trace = false;
+  std::uint64_t trace_limit = 1'000'000;
+  run->add_flag("--trace", trace,
+                "Also write trace.json: a timeline of every node's compute, send and receive "
+                "spans (Chrome trace-event format; open it in ui.perfetto.dev)");
+  run->add_option("--trace-limit", trace_limit,
+                  "At most this many events in trace.json (default 1000000); later ones are "
+                  "dropped and the truncation noted in the file");
 
   auto* validate =
       app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
@@ -85,6 +97,8 @@ int main(int argc, char** argv) {
 
   bool markdown = false;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
+  dlsim::tool::SweepCommand sweep(app);
+  dlsim::tool::TopologyCommand topology(app);
   schema->add_flag("--markdown", markdown,
                    "Print the reference of every key (type, default, meaning) as Markdown instead");
 
@@ -101,7 +115,9 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (run->parsed()) return cmd_run(file, sets, out, quiet);
+    if (run->parsed()) return cmd_run(file, sets, out, quiet, trace, trace_limit);
+    if (sweep.parsed()) return sweep.run();
+    if (topology.parsed()) return topology.run();
     if (validate->parsed()) {
       const auto scenario = load(file, sets);
       dlsim::sim::prepare(scenario);  // data files and shard sizes too

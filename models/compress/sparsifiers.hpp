@@ -1,0 +1,77 @@
+// Sparsifiers: a few coordinates are sent, each as a binary32 value (ALGORITHMS.md §1).
+//  - top-k (Aji & Heafield, EMNLP 2017; Stich et al., NeurIPS 2018): the k largest
+//    |v_i|; ties broken by the lower index (a strict total order, so the selection is
+//    unique). Found by selection (a radix histogram of the magnitudes' bit patterns and
+//    std::nth_element within one bin), never a full sort. Wire: the k indices in
+//    ascending order, ⌈log2 d⌉ bits each, then their k values: k(32 + ⌈log2 d⌉) bits.
+//  - random-k (Stich et al., NeurIPS 2018; Wangni et al., NeurIPS 2018): k coordinates
+//    chosen uniformly without replacement from a 64-bit seed drawn from the encode rng;
+//    the seed is sent instead of the indices (random_bits.hpp says how both sides expand
+//    it). Wire: seed, then the values in ascending index order: 64 + 32k bits.
+//    `unbiased` scales the values by d/k (E[out] = v up to float rounding).
+// k comes from `ratio` ρ (the fraction dropped): k = max(1, round(d(1 − ρ))), or is given.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/compress/compressor.hpp"
+
+namespace dlsim::models {
+
+struct SparsityOptions {
+  double ratio = 0.99;  // fraction of coordinates dropped, in [0, 1); used when k == 0
+  std::int64_t k = 0;   // coordinates kept (≥ 1), or 0: from ratio
+};
+
+/// k for a message of d coordinates (0 for d = 0). Throws std::invalid_argument when a
+/// given k exceeds d.
+std::int64_t kept_coordinates(const SparsityOptions& options, std::int64_t d);
+
+class TopKCompressor final : public Compressor {
+ public:
+  explicit TopKCompressor(SparsityOptions options) : options_(options) {}
+  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void decode(const Encoded& message, Eigen::VectorXd& out) const override;
+  std::uint64_t bits_for(Eigen::Index dimension) const override;
+  bool unbiased() const override { return false; }
+
+ private:
+  SparsityOptions options_;
+  std::vector<std::uint64_t> keys_;  // reused buffers
+  std::vector<std::uint32_t> histogram_;
+};
+static_assert(check_compressor<TopKCompressor>());
+
+/// The magnitude key of x: its bit pattern without the sign. For non-NaN doubles,
+/// key order is |x| order.
+std::uint64_t magnitude_key(double x);
+
+/// The k-th largest magnitude key t of v (1 ≤ k ≤ d), by selection, and how many keys
+/// are strictly larger than t.
+struct KthKey {
+  std::uint64_t key = 0;
+  std::int64_t greater = 0;
+};
+KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
+                       std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram);
+
+class RandomKCompressor final : public Compressor {
+ public:
+  RandomKCompressor(SparsityOptions options, bool scale_unbiased)
+      : options_(options), unbiased_(scale_unbiased) {}
+  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void decode(const Encoded& message, Eigen::VectorXd& out) const override;
+  std::uint64_t bits_for(Eigen::Index dimension) const override;
+  bool unbiased() const override { return unbiased_; }
+
+ private:
+  SparsityOptions options_;
+  bool unbiased_;
+};
+static_assert(check_compressor<RandomKCompressor>());
+
+/// The k indices of [0, d) that random-k chooses for `seed`, ascending.
+std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k);
+
+}  // namespace dlsim::models

@@ -1,0 +1,133 @@
+// top-k by selection: the k-th largest magnitude key t (radix histogram on the top 16
+// bits of the key, then nth_element inside the boundary bin), then one pass in index
+// order keeps every key > t and the first (k − #{key > t}) keys == t: lower index wins.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "models/compress/bit_stream.hpp"
+#include "models/compress/sparsifiers.hpp"
+
+namespace dlsim::models {
+
+std::int64_t kept_coordinates(const SparsityOptions& options, std::int64_t d) {
+  if (d == 0) return 0;
+  if (options.k > 0) {
+    if (options.k > d)
+      throw std::invalid_argument("sparsifier: k = " + std::to_string(options.k) +
+                                  " exceeds the dimension " + std::to_string(d));
+    return options.k;
+  }
+  // round, not floor: d(1 − 0.9) is 99.999… in floating point
+  return std::max<std::int64_t>(1, std::llround(double(d) * (1.0 - options.ratio)));
+}
+
+std::uint64_t magnitude_key(double x) {
+  return std::bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffULL;
+}
+
+KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
+                       std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram) {
+  const Eigen::Index d = v.size();
+  const double* x = v.data();
+  auto count_greater = [&](std::uint64_t t) {
+    std::int64_t greater = 0;
+    for (const std::uint64_t key : scratch) greater += key > t ? 1 : 0;
+    return greater;
+  };
+  constexpr Eigen::Index kSmall = 1 << 16;
+  if (d <= kSmall) {
+    scratch.resize(std::size_t(d));
+    for (Eigen::Index i = 0; i < d; ++i) scratch[std::size_t(i)] = magnitude_key(x[i]);
+    std::nth_element(scratch.begin(), scratch.begin() + (k - 1), scratch.end(), std::greater<>());
+    const std::uint64_t t = scratch[std::size_t(k - 1)];
+    return {t, count_greater(t)};
+  }
+  // Two interleaved histograms of the top 16 key bits (keys < 2^63: 65536 bins), so that
+  // runs of equal bins do not serialize on one counter.
+  constexpr int kShift = 47;
+  constexpr std::size_t kBins = std::size_t(1) << 16;
+  histogram.assign(2 * kBins, 0);
+  std::uint32_t* even = histogram.data();
+  std::uint32_t* odd = histogram.data() + kBins;
+  Eigen::Index i = 0;
+  for (; i + 1 < d; i += 2) {
+    ++even[magnitude_key(x[i]) >> kShift];
+    ++odd[magnitude_key(x[i + 1]) >> kShift];
+  }
+  if (i < d) ++even[magnitude_key(x[i]) >> kShift];
+  std::int64_t above = 0;
+  std::size_t bin = kBins - 1;
+  while (above + std::int64_t(even[bin] + odd[bin]) < k) {
+    above += std::int64_t(even[bin] + odd[bin]);
+    --bin;
+  }
+  scratch.clear();
+  scratch.reserve(even[bin] + odd[bin]);
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = magnitude_key(x[j]);
+    if ((key >> kShift) == bin) scratch.push_back(key);
+  }
+  const auto rank = std::size_t(k - above - 1);  // 0-based rank inside the bin
+  std::nth_element(scratch.begin(), scratch.begin() + std::ptrdiff_t(rank), scratch.end(),
+                   std::greater<>());
+  const std::uint64_t t = scratch[rank];
+  return {t, above + count_greater(t)};
+}
+
+std::uint64_t TopKCompressor::bits_for(Eigen::Index dimension) const {
+  const auto k = std::uint64_t(kept_coordinates(options_, dimension));
+  return k * (32 + std::uint64_t(ceil_log2(std::uint64_t(dimension))));
+}
+
+Encoded TopKCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/) {
+  Encoded message;
+  const Eigen::Index d = v.size();
+  message.dimension = d;
+  const std::int64_t k = kept_coordinates(options_, d);
+  if (k == 0) return message;
+  const auto [threshold, greater] = kth_largest_key(v, k, keys_, histogram_);
+  const double* x = v.data();
+  std::int64_t equal_left = k - greater;
+
+  const int index_bits = ceil_log2(std::uint64_t(d));
+  BitWriter out(bits_for(d));
+  keys_.resize(std::size_t(k));  // reused: the kept indices
+  std::size_t kept = 0;
+  for (Eigen::Index i = 0; i < d; ++i) {
+    const std::uint64_t key = magnitude_key(x[i]);
+    if (key > threshold || (key == threshold && equal_left-- > 0)) {
+      keys_[kept++] = std::uint64_t(i);
+      out.put(std::uint64_t(i), index_bits);
+    }
+  }
+  for (std::size_t j = 0; j < kept; ++j)
+    out.put(std::bit_cast<std::uint32_t>(float(x[keys_[j]])), 32);
+  message.bits = out.bits();
+  message.bytes = out.finish();
+  return message;
+}
+
+void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
+  check_message_size(message, "top-k");
+  const Eigen::Index d = message.dimension;
+  if (message.bits != bits_for(d))
+    throw std::invalid_argument("top-k decode: " + std::to_string(message.bits) + " bits for " +
+                                std::to_string(d) + " coordinates");
+  out.setZero(d);
+  const std::int64_t k = kept_coordinates(options_, d);
+  const int index_bits = ceil_log2(std::uint64_t(d));
+  BitReader in(message.bytes, message.bits);
+  std::vector<std::uint64_t> indices(static_cast<std::size_t>(k));
+  for (auto& i : indices) {
+    i = in.get(index_bits);
+    if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
+  }
+  for (const auto i : indices)
+    out(Eigen::Index(i)) = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
+}
+
+}  // namespace dlsim::models

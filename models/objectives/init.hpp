@@ -1,0 +1,51 @@
+// Initial models (DESIGN.md §4 `model.init`): zeros; N(0, std²); He, N(0, 2/fan_in)
+// (He et al., "Delving Deep into Rectifiers", ICCV 2015), for relu layers; Xavier/Glorot
+// normal, N(0, 2/(fan_in + fan_out)) (Glorot & Bengio, AISTATS 2010), for tanh layers.
+// Biases always start at 0 for he and xavier. Every draw comes from the run's seed.
+#pragma once
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "models/data/dataset.hpp"
+
+namespace dlsim::models {
+
+struct InitOptions {
+  enum class Kind { zeros, normal, he, xavier } kind = Kind::zeros;
+  double std = 0.01;  // for normal
+};
+
+/// Fills `v` with independent N(0, std²) draws (in index order); zeros when std is 0.
+template <class Out>
+void fill_normal(Out&& v, double std, std::mt19937_64& rng) {
+  if (std == 0) {
+    v.setZero();
+    return;
+  }
+  std::normal_distribution<double> normal(0.0, std);
+  for (Index k = 0; k < v.size(); ++k) v(k) = normal(rng);
+}
+
+/// Standard deviation of a weight matrix fan_in × fan_out under `init`.
+inline double init_std(const InitOptions& init, Index fan_in, Index fan_out) {
+  switch (init.kind) {
+    case InitOptions::Kind::zeros:
+      return 0.0;
+    case InitOptions::Kind::normal:
+      return init.std;
+    case InitOptions::Kind::he:
+      return std::sqrt(2.0 / double(fan_in));
+    case InitOptions::Kind::xavier:
+      return std::sqrt(2.0 / double(fan_in + fan_out));
+  }
+  return 0.0;
+}
+
+inline void check_init(const InitOptions& init, const char* who) {
+  if (init.kind == InitOptions::Kind::normal && !(init.std >= 0))
+    throw std::invalid_argument(std::string(who) + ": init std must be >= 0");
+}
+
+}  // namespace dlsim::models

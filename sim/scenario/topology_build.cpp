@@ -1,0 +1,95 @@
+#include "sim/scenario/topology_build.hpp"
+
+#include "sim/engine/rng.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "topologies/analysis.hpp"
+#include "topologies/topology_error.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+template <class T>
+nlohmann::json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+WeightsNeeded weights_needed(const std::string& kind) {
+  if (kind == "dpsgd" || kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip") {
+    return WeightsNeeded::doubly_stochastic;
+  }
+  if (kind == "sgp" || kind == "choco-sgp" || kind == "adag-sgp") {
+    return WeightsNeeded::column_stochastic;
+  }
+  return WeightsNeeded::none;
+}
+
+topo::TopologyParams topology_params(const Scenario& s) {
+  topo::TopologyParams p;
+  p.kind = s.topology.kind;
+  p.nodes = int(s.workers);
+  p.dims = s.topology.dims;
+  p.degree = int(s.topology.degree);
+  p.p = s.topology.p;
+  p.k = int(s.topology.k);
+  p.path = s.topology.path;
+  p.weights = s.topology.weights;
+  p.seed = stream_seed(s.seed, "topology");
+  return p;
+}
+
+topo::GraphSchedule build_topology(const Scenario& s) {
+  try {
+    return topo::GraphSchedule::make(topology_params(s));
+  } catch (const topo::TopologyError& e) {
+    throw InputError(e.key() == "workers" ? std::string("workers") : "topology." + e.key(),
+                     e.what());
+  }
+}
+
+void check_topology_for_algorithm(const Scenario& s) {
+  const WeightsNeeded needed = weights_needed(s.algorithm.kind);
+  if (needed == WeightsNeeded::none) return;
+  const topo::GraphSchedule schedule = build_topology(s);
+  const topo::Stochasticity got = topo::schedule_stochasticity(schedule);
+  const bool ok = needed == WeightsNeeded::doubly_stochastic ? got.doubly() : got.column;
+  if (ok && got.nonnegative) return;
+  const auto degrees = topo::degree_range(schedule.round(0)->out);
+  const std::string what =
+      needed == WeightsNeeded::doubly_stochastic ? "doubly stochastic" : "column-stochastic";
+  const std::string has = got.doubly() ? "doubly stochastic"
+                          : got.row    ? "only row-stochastic"
+                          : got.column ? "only column-stochastic"
+                                       : "neither row- nor column-stochastic";
+  std::string why =
+      " (degrees " + std::to_string(degrees.min) + ".." + std::to_string(degrees.max) + ")";
+  if (s.topology.weights == "uniform") {
+    why = " (degrees " + std::to_string(degrees.min) + ".." + std::to_string(degrees.max) +
+          "; uniform weights are doubly stochastic only on regular graphs)";
+  }
+  throw InputError("topology.weights", s.algorithm.kind + " needs " + what +
+                                           " mixing weights, but " + s.topology.weights +
+                                           " weights on " + s.topology.kind + " are " + has + why +
+                                           "; use metropolis or max-degree");
+}
+
+nlohmann::json topology_facts_json(const topo::TopologyFacts& f) {
+  nlohmann::json j = nlohmann::json::object();
+  j["nodes"] = f.nodes;
+  j["edges"] = f.edges;
+  j["directed"] = f.directed;
+  j["time_varying"] = f.time_varying;
+  j["degree_min"] = f.degree_min;
+  j["degree_max"] = f.degree_max;
+  j["diameter"] = or_null(f.diameter);
+  j["connected"] = f.connected;
+  j["weights"] = f.weights;
+  j["spectral_gap"] = or_null(f.spectrum.spectral_gap);
+  j["lambda2"] = or_null(f.spectrum.lambda2);
+  j["lambda_min"] = or_null(f.spectrum.lambda_min);
+  return j;
+}
+
+}  // namespace dlsim::sim

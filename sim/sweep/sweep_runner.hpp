@@ -1,0 +1,53 @@
+// Executing a planned sweep: every point this invocation owns becomes a child
+// `dlsim run DIR/<id>/point.json --out DIR/<id> --quiet`, at most `jobs` at a time;
+// the index is rewritten atomically after each start and finish (run_index.hpp).
+//
+// Resume rule: a point is finished iff its folder holds summary.json and
+// metrics.csv; everything else (failed, interrupted, never started) is redone from an
+// emptied folder. Without --resume an existing non-empty DIR is refused, so a new
+// sweep never mixes with old results. Shards and MPI ranks always resume (their
+// peers write into the same DIR, and batch systems retry jobs).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+
+#include "sim/sweep/partition.hpp"
+#include "sim/sweep/sweep_plan.hpp"
+
+namespace dlsim::sim {
+
+struct SweepOptions {
+  bool resume = false;
+  Partition part;               // this invocation's share of the points
+  int jobs = 1;                 // child processes at once
+  bool progress = false;        // the progress line on stderr
+  bool report_failures = true;  // one stderr line per failed run
+  bool write_sweep_json = true;
+  std::filesystem::path executable;  // the dlsim binary to run points with
+};
+
+struct SweepCounts {
+  std::size_t total = 0;    // points in this invocation's share
+  std::size_t done = 0;     // finished (before or during this invocation)
+  std::size_t skipped = 0;  // finished before this invocation (not rerun)
+  std::size_t failed = 0;
+  std::size_t pending = 0;
+};
+
+/// The index file of a share: runs.csv for the whole sweep, else runs.shard-i-of-K.csv.
+std::filesystem::path index_path(const std::filesystem::path& dir, const Partition& part);
+
+/// Throws InputError when DIR cannot take this sweep (see above), before anything
+/// is written; also when a finished run in DIR was made from a different scenario.
+void check_output_dir(const SweepPlan& plan, const SweepOptions& options);
+
+/// Writes sweep.json and the run folders of the owned points, runs them, and keeps
+/// the share's index current.
+SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options);
+
+/// Rebuilds DIR/runs.csv of a whole sweep from sweep.json and the run folders (the
+/// truth that every shard index reflects); for `--merge` and MPI rank 0.
+SweepCounts merge_sweep(const std::filesystem::path& dir);
+
+}  // namespace dlsim::sim

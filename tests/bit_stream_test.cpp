@@ -1,0 +1,135 @@
+// BitWriter/BitReader: fixed-width fields and Elias-omega codes, checked against a
+// textbook string encoder of Elias-omega (MSB-first groups) for code lengths.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "models/compress/bit_stream.hpp"
+
+using namespace dlsim::models;
+
+namespace {
+
+// Elias (1975): code(n) = code of the groups then "0"; group = binary(n), recurse on len−1.
+std::string textbook_elias_omega(std::uint64_t n) {
+  std::string code = "0";
+  while (n > 1) {
+    std::string binary;
+    for (std::uint64_t m = n; m > 0; m >>= 1) binary.insert(binary.begin(), char('0' + (m & 1)));
+    code = binary + code;
+    n = binary.size() - 1;
+  }
+  return code;
+}
+
+}  // namespace
+
+TEST_CASE("bit stream: ceil_log2 and Elias-omega lengths") {
+  CHECK(ceil_log2(1) == 0);
+  CHECK(ceil_log2(2) == 1);
+  CHECK(ceil_log2(3) == 2);
+  CHECK(ceil_log2(4) == 2);
+  CHECK(ceil_log2(5) == 3);
+  CHECK(ceil_log2(1000000) == 20);
+  CHECK(ceil_log2(std::uint64_t(1) << 40) == 40);
+  CHECK(textbook_elias_omega(1) == "0");
+  CHECK(textbook_elias_omega(2) == "100");
+  CHECK(textbook_elias_omega(4) == "101000");
+  CHECK(textbook_elias_omega(16) == "10100100000");
+  for (std::uint64_t n = 1; n < 5000; ++n) {
+    INFO("n = " << n);
+    REQUIRE(elias_omega_bits(n) == int(textbook_elias_omega(n).size()));
+  }
+  const std::uint64_t big = 0xfedcba9876543210ULL;
+  CHECK(elias_omega_bits(big) == int(textbook_elias_omega(big).size()));
+}
+
+TEST_CASE("bit stream: random fields of every width round-trip; size is ceil(bits/8)") {
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<std::uint64_t, int>> fields;
+  BitWriter out;
+  std::uint64_t expected_bits = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const int width = int(rng() % 65);
+    const std::uint64_t value = width == 64 ? rng() : rng() & ((std::uint64_t(1) << width) - 1);
+    fields.emplace_back(value, width);
+    out.put(value, width);
+    expected_bits += std::uint64_t(width);
+  }
+  REQUIRE(out.bits() == expected_bits);
+  const auto bytes = out.finish();
+  REQUIRE(bytes.size() == (expected_bits + 7) / 8);
+  BitReader in(bytes, expected_bits);
+  for (const auto& [value, width] : fields) REQUIRE(in.get(width) == value);
+  CHECK(in.remaining() == 0);
+  CHECK_THROWS_AS(in.get(1), std::invalid_argument);
+}
+
+TEST_CASE("bit stream: LSB-first layout in little-endian bytes") {
+  BitWriter out;
+  out.put(1, 1);     // bit 0
+  out.put(0, 2);     // bits 1-2
+  out.put(0x1f, 5);  // bits 3-7
+  out.put(0xab, 8);  // byte 1
+  out.put(1, 1);     // bit 16
+  const auto bytes = out.finish();
+  REQUIRE(bytes.size() == 3);
+  CHECK(bytes[0] == std::byte{0xf9});
+  CHECK(bytes[1] == std::byte{0xab});
+  CHECK(bytes[2] == std::byte{0x01});
+}
+
+TEST_CASE("bit stream: Elias-omega codes interleaved with fields decode back") {
+  std::mt19937_64 rng(12);
+  std::vector<std::uint64_t> numbers;
+  BitWriter out;
+  std::uint64_t expected_bits = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const int magnitude = int(rng() % 64);
+    std::uint64_t n = (rng() >> (63 - magnitude)) | 1;
+    if (i < 100) n = std::uint64_t(i + 1);
+    numbers.push_back(n);
+    out.put_elias_omega(n);
+    out.put(n & 1, 1);
+    expected_bits += std::uint64_t(elias_omega_bits(n)) + 1;
+  }
+  CHECK_THROWS_AS(out.put_elias_omega(0), std::invalid_argument);
+  REQUIRE(out.bits() == expected_bits);
+  const auto bytes = out.finish();
+  BitReader in(bytes, expected_bits);
+  for (const auto n : numbers) {
+    REQUIRE(in.get_elias_omega() == n);
+    REQUIRE(in.get(1) == (n & 1));
+  }
+  CHECK(in.remaining() == 0);
+}
+
+TEST_CASE("bit stream: a reader refuses a buffer of the wrong size") {
+  std::vector<std::byte> bytes(3);
+  CHECK_THROWS_AS(BitReader(bytes, 25), std::invalid_argument);
+  CHECK_NOTHROW(BitReader(bytes, 24));
+  CHECK_NOTHROW(BitReader(bytes, 17));
+}
+
+TEST_CASE("bit stream: put_fields packs like put, at every alignment and width") {
+  std::mt19937_64 rng(13);
+  for (int width = 1; width <= 32; ++width) {
+    for (const int offset : {0, 1, 31, 63}) {
+      std::vector<std::uint32_t> values(1000 + std::size_t(width));
+      for (auto& v : values)
+        v = std::uint32_t(rng()) & std::uint32_t((std::uint64_t(1) << width) - 1);
+      BitWriter fast, slow;
+      fast.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      slow.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      fast.put_fields(values.data(), values.size(), width);
+      for (const auto v : values) slow.put(v, width);
+      fast.put(1, 1);
+      slow.put(1, 1);
+      INFO("width " << width << " offset " << offset);
+      REQUIRE(fast.bits() == slow.bits());
+      REQUIRE(fast.finish() == slow.finish());
+    }
+  }
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Bad data and impossible model/data combinations (issue 4) are refused like every
+# bad input (DESIGN.md §3): exit code 2, one line `dlsim: error: <key>: <what>` that
+# names the file and line for malformed data files, and no output folder.
+# Usage: models_bad_input.sh DLSIM_BINARY SOURCE_DIR
+set -uo pipefail
+dlsim=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+count=0
+
+# expect_refused NAME EXPECTED-PREFIX SCENARIO-TEXT [expected substring]
+expect_refused() {
+  local name=$1 where=$2 text=$3 contains=${4:-}
+  count=$((count + 1))
+  local file="$tmp/$name.json" out="$tmp/out-$name"
+  printf '%s' "$text" > "$file"
+  "$dlsim" run "$file" --out "$out" --quiet > "$tmp/stdout" 2> "$tmp/stderr"
+  local rc=$?
+  local lines first
+  lines=$(wc -l < "$tmp/stderr")
+  first=$(head -n 1 "$tmp/stderr")
+  if [ "$rc" -ne 2 ]; then
+    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
+  fi
+  if [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines lines on stderr, expected 1:"; cat "$tmp/stderr"; failures=$((failures + 1)); return
+  fi
+  case "$first" in
+    "dlsim: error: $where"*) ;;
+    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
+  esac
+  if [ -n "$contains" ] && [[ "$first" != *"$contains"* ]]; then
+    echo "FAIL $name: '$first' does not contain '$contains'"; failures=$((failures + 1)); return
+  fi
+  if [ -e "$out" ]; then
+    echo "FAIL $name: the output folder was created"; failures=$((failures + 1)); return
+  fi
+  echo "ok   $name: $first"
+}
+
+# Data files.
+printf '1 1:0.5 2:1\n-1 1:x\n' > "$tmp/bad_value.svm"
+printf '1 1:0.5\n1 3:1 2:1\n' > "$tmp/unordered.svm"
+printf '1 1:0.5\n-1 2:1\n1 1:1\n-1 2:2\n' > "$tmp/good.svm"
+printf '1 0:0.5\n' > "$tmp/zero_index.svm"
+printf '0 1:1\n1 1:2\n2 1:3\n0 1:4\n1 1:5\n2 1:6\n' > "$tmp/three.svm"
+printf 'x,label\n1,0.5\n2,1.5\n3,0.5\n4,1.5\n' > "$tmp/real_labels.csv"
+mkdir -p "$tmp/fmnist"
+printf '\x00\x00\x08\x02\x00\x00\x00\x01' | gzip > "$tmp/fmnist/train-labels-idx1-ubyte.gz"
+printf '\x00\x00\x08\x03\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x07' | gzip > "$tmp/fmnist/train-images-idx3-ubyte.gz"
+cp "$tmp/fmnist/train-labels-idx1-ubyte.gz" "$tmp/fmnist/t10k-labels-idx1-ubyte.gz"
+cp "$tmp/fmnist/train-images-idx3-ubyte.gz" "$tmp/fmnist/t10k-images-idx3-ubyte.gz"
+mkdir -p "$tmp/fmnist_trunc"
+printf '\x00\x00\x08\x03\x00\x00\x00\x05\x00\x00\x00\x02\x00\x00\x00\x02\x01\x02' | gzip > "$tmp/fmnist_trunc/train-images-idx3-ubyte.gz"
+printf '\x00\x00\x08\x01\x00\x00\x00\x05\x01\x02\x03\x04\x05' | gzip > "$tmp/fmnist_trunc/train-labels-idx1-ubyte.gz"
+printf 'not gzip at all' > "$tmp/fmnist_trunc/t10k-images-idx3-ubyte.gz"
+
+stop='"stop": {"iterations": 2}'
+ls='"model": {"kind": "least-squares"}'
+
+# Malformed files: the key of the path, then file:line.
+expect_refused libsvm_bad_value "data.path: $tmp/bad_value.svm:2: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/bad_value.svm\"}, $ls, $stop}" \
+  'value "x" is not a number'
+expect_refused libsvm_unordered "data.path: $tmp/unordered.svm:2: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/unordered.svm\"}, $ls, $stop}" \
+  "strictly increasing"
+expect_refused libsvm_zero_index "data.path: $tmp/zero_index.svm:1: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/zero_index.svm\"}, $ls, $stop}" \
+  "1-based"
+expect_refused libsvm_bad_test "data.test_path: $tmp/bad_value.svm:2: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/good.svm\", \"test_path\": \"$tmp/bad_value.svm\"}, $ls, $stop}"
+expect_refused libsvm_missing "data.path: $tmp/none.svm: cannot read file" \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/none.svm\"}, $ls, $stop}"
+expect_refused fmnist_missing "data.path: $tmp/nowhere/train-images-idx3-ubyte.gz: cannot read file" \
+  "{\"data\": {\"source\": \"fashion-mnist\", \"path\": \"$tmp/nowhere\"}, \"model\": {\"kind\": \"softmax\"}, $stop}"
+expect_refused fmnist_bad_magic "data.path: $tmp/fmnist/train-labels-idx1-ubyte.gz: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"fashion-mnist\", \"path\": \"$tmp/fmnist\"}, \"model\": {\"kind\": \"softmax\"}, $stop}" \
+  "bad magic number"
+expect_refused fmnist_truncated "data.path: $tmp/fmnist_trunc/train-images-idx3-ubyte.gz: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"fashion-mnist\", \"path\": \"$tmp/fmnist_trunc\"}, \"model\": {\"kind\": \"softmax\"}, $stop}" \
+  "expected 20 data bytes after the header, found 2"
+
+# Labels that do not fit the model.
+expect_refused logistic_multiclass_file "data.path: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/three.svm\"}, \"model\": {\"kind\": \"logistic\"}, $stop}" \
+  "positive_classes"
+expect_refused softmax_real_labels "data.path: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"csv\", \"path\": \"$tmp/real_labels.csv\"}, \"model\": {\"kind\": \"softmax\"}, $stop}" \
+  "not an integer class label"
+expect_refused logistic_multiclass_synthetic "model.positive_classes: " \
+  '{"data": {"source": "synthetic-classification", "classes": 3}, "model": {"kind": "logistic"}, "stop": {"iterations": 2}}'
+expect_refused logistic_fmnist "model.positive_classes: " \
+  '{"data": {"source": "fashion-mnist"}, "model": {"kind": "logistic"}, "stop": {"iterations": 2}}'
+expect_refused logistic_one_class "model.positive_classes: " \
+  "{\"workers\": 1, \"data\": {\"source\": \"libsvm\", \"path\": \"$tmp/three.svm\"}, \"model\": {\"kind\": \"logistic\", \"positive_classes\": [7]}, $stop}" \
+  "one class"
+expect_refused softmax_regression_data "data.source: " \
+  '{"data": {"source": "synthetic-regression"}, "model": {"kind": "softmax"}, "stop": {"iterations": 2}}'
+
+# Impossible combinations and bad values.
+expect_refused consensus_with_data "data.source: " \
+  '{"data": {"source": "synthetic-regression"}, "model": {"kind": "consensus"}, "algorithm": {"kind": "dpsgd"}, "stop": {"iterations": 2}}'
+expect_refused consensus_centralized "model.kind: " \
+  '{"model": {"kind": "consensus"}, "algorithm": {"kind": "sgd"}, "stop": {"iterations": 2}}'
+expect_refused consensus_eval_samples "metrics.eval_samples: " \
+  '{"model": {"kind": "consensus"}, "algorithm": {"kind": "dpsgd"}, "metrics": {"eval_samples": 10}, "stop": {"iterations": 2}}'
+expect_refused mlp_zero_width "model.hidden[0]: " \
+  '{"data": {"source": "synthetic-classification"}, "model": {"kind": "mlp", "hidden": [0]}, "stop": {"iterations": 2}}'
+expect_refused mlp_activation "model.activation: " \
+  '{"data": {"source": "synthetic-classification"}, "model": {"kind": "mlp", "activation": "sigmoid"}, "stop": {"iterations": 2}}'
+expect_refused dirichlet_alpha "data.partition.alpha: " \
+  '{"data": {"partition": {"kind": "dirichlet", "alpha": 0}}, "stop": {"iterations": 2}}'
+expect_refused shards_too_many "data.partition.per_worker: " \
+  '{"workers": 4, "data": {"samples": 100, "partition": {"kind": "shards", "per_worker": 30}}, "algorithm": {"batch_size": 1}, "stop": {"iterations": 2}}'
+expect_refused fmnist_test_fraction "data.test_fraction: " \
+  '{"data": {"source": "fashion-mnist", "test_fraction": 0.1}, "model": {"kind": "softmax"}, "stop": {"iterations": 2}}'
+expect_refused unknown_preset "data.preset: " \
+  '{"data": {"preset": "cifar"}, "stop": {"iterations": 2}}'
+expect_refused linear_he_init "model.init.kind: " \
+  '{"model": {"kind": "logistic", "init": {"kind": "he"}}, "data": {"source": "synthetic-classification"}, "stop": {"iterations": 2}}'
+
+echo "$((count - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,120 @@
+// Fashion-MNIST loader: the real files of the Debian package (skipped with a warning
+// when they are not installed), and malformed IDX/gzip files refused naming the file.
+#include <zlib.h>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <vector>
+
+#include "models/data/sources.hpp"
+#include "run_helpers.hpp"
+
+using namespace dlsim::models;
+
+namespace {
+
+const std::string kDebianDir = "/usr/share/datasets/fashion-mnist";
+
+void write_gzip(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
+  gzFile f = gzopen(path.string().c_str(), "wb");
+  REQUIRE(f);
+  if (!bytes.empty()) gzwrite(f, bytes.data(), unsigned(bytes.size()));
+  gzclose(f);
+}
+
+std::vector<unsigned char> header(std::vector<std::uint32_t> words) {
+  std::vector<unsigned char> b;
+  for (auto w : words)
+    for (int shift = 24; shift >= 0; shift -= 8) b.push_back((unsigned char)(w >> shift));
+  return b;
+}
+
+// A tiny valid data set: `n` images of 2×2 pixels, in `dir`, train and test alike.
+void write_tiny(const std::filesystem::path& dir, std::uint32_t n, unsigned char label) {
+  for (const char* prefix : {"train", "t10k"}) {
+    auto images = header({0x803, n, 2, 2});
+    for (std::uint32_t i = 0; i < 4 * n; ++i) images.push_back((unsigned char)(i % 256));
+    auto labels = header({0x801, n});
+    for (std::uint32_t i = 0; i < n; ++i) labels.push_back(label);
+    write_gzip(dir / (std::string(prefix) + "-images-idx3-ubyte.gz"), images);
+    write_gzip(dir / (std::string(prefix) + "-labels-idx1-ubyte.gz"), labels);
+  }
+}
+
+std::string error_of(const std::filesystem::path& dir) {
+  try {
+    load_fashion_mnist(dir.string());
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("fashion-mnist: the Debian files load as 60k/10k images in [0,1]") {
+  if (!std::filesystem::exists(kDebianDir + "/train-images-idx3-ubyte.gz")) {
+    WARN("dataset-fashion-mnist is not installed; skipping");
+    return;
+  }
+  const DataSplit split = load_fashion_mnist(kDebianDir);
+  REQUIRE(split.train.size() == 60000);
+  REQUIRE(split.train.feature_count() == 784);
+  REQUIRE(split.test);
+  REQUIRE(split.test->size() == 10000);
+  CHECK(split.train.classes == 10);
+  CHECK(split.train.features.minCoeff() == 0.0);
+  CHECK(split.train.features.maxCoeff() == 1.0);
+  // The official split is balanced: 6000 training and 1000 test images per class.
+  for (int c = 0; c < 10; ++c) {
+    CHECK((split.train.labels.array() == c).count() == 6000);
+    CHECK((split.test->labels.array() == c).count() == 1000);
+  }
+  // Every pixel is a multiple of 1/255.
+  const Eigen::ArrayXXd scaled = split.test->features.array() * 255.0;
+  CHECK((scaled - scaled.round()).abs().maxCoeff() < 1e-9);
+}
+
+TEST_CASE("fashion-mnist: a tiny valid file pair decodes byte for byte") {
+  const auto dir = dlsim::test::fresh_dir("fmnist");
+  write_tiny(dir, 3, 7);
+  const DataSplit split = load_fashion_mnist(dir.string());
+  REQUIRE(split.train.size() == 3);
+  REQUIRE(split.train.feature_count() == 4);
+  CHECK(split.train.features(1, 2) == Approx(6.0 / 255.0));
+  CHECK(split.train.labels(2) == 7.0);
+}
+
+TEST_CASE("fashion-mnist: malformed files are refused naming the file") {
+  const auto dir = dlsim::test::fresh_dir("fmnist-bad");
+  write_tiny(dir, 3, 1);
+  const auto labels = dir / "train-labels-idx1-ubyte.gz";
+  const auto images = dir / "train-images-idx3-ubyte.gz";
+
+  write_gzip(labels, header({0x802, 3, 0, 0}));  // wrong magic
+  CHECK_THAT(error_of(dir),
+             Catch::Contains(labels.string() + ": ") && Catch::Contains("bad magic number"));
+
+  auto short_labels = header({0x801, 3});
+  short_labels.push_back(1);  // 1 of 3 labels
+  write_gzip(labels, short_labels);
+  CHECK_THAT(error_of(dir), Catch::Contains("expected 3 data bytes after the header, found 1"));
+
+  auto bad_label = header({0x801, 3});
+  for (int i = 0; i < 3; ++i) bad_label.push_back(12);
+  write_gzip(labels, bad_label);
+  CHECK_THAT(error_of(dir), Catch::Contains("label 12 outside 0..9"));
+
+  write_tiny(dir, 3, 1);
+  auto four_labels = header({0x801, 4});
+  for (int i = 0; i < 4; ++i) four_labels.push_back(1);
+  write_gzip(labels, four_labels);
+  CHECK_THAT(error_of(dir), Catch::Contains("4 labels for 3 images"));
+
+  write_tiny(dir, 3, 1);
+  write_gzip(images, {0, 0});
+  CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": truncated IDX header"));
+
+  std::filesystem::remove(images);
+  CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": cannot read file"));
+}

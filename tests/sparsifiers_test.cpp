@@ -1,0 +1,167 @@
+// top-k and random-k against independent references: top-k equals a full stable sort by
+// (|v| descending, index ascending) — the documented tie rule — on both selection paths
+// (nth_element for d ≤ 65536, radix histogram above); random-k picks k distinct indices,
+// each with probability k/d, and its d/k scaling is unbiased. Sizes equal the formulas.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "compress_helpers.hpp"
+#include "models/compress/bit_stream.hpp"
+#include "models/compress/sparsifiers.hpp"
+
+using namespace dlsim::models;
+using dlsim::test::awkward_vectors;
+using dlsim::test::bitwise_equal;
+using dlsim::test::gaussian;
+
+namespace {
+
+// The k largest |v_i|, ties to the lower index, by a full sort.
+Eigen::VectorXd reference_top_k(const Eigen::VectorXd& v, std::int64_t k) {
+  std::vector<Eigen::Index> order(std::size_t(v.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return std::fabs(v(a)) > std::fabs(v(b));
+  });
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(v.size());
+  for (std::int64_t j = 0; j < k; ++j)
+    out(order[std::size_t(j)]) = double(float(v(order[std::size_t(j)])));
+  return out;
+}
+
+Eigen::VectorXd round_trip(Compressor& c, const Eigen::VectorXd& v, std::mt19937_64& rng,
+                           std::uint64_t* bits = nullptr) {
+  const Encoded m = c.encode(v, rng);
+  REQUIRE(m.bytes.size() == (m.bits + 7) / 8);
+  if (bits) *bits = m.bits;
+  Eigen::VectorXd out;
+  c.decode(m, out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("top-k: k = max(1, round(d(1 - ratio))), or k itself") {
+  CHECK(kept_coordinates({0.9, 0}, 1000) == 100);  // d(1 − 0.9) = 99.999… rounds to 100
+  CHECK(kept_coordinates({0.99, 0}, 7) == 1);
+  CHECK(kept_coordinates({0.0, 0}, 7) == 7);
+  CHECK(kept_coordinates({0.5, 0}, 1) == 1);
+  CHECK(kept_coordinates({0.5, 3}, 7) == 3);
+  CHECK(kept_coordinates({0.5, 0}, 0) == 0);
+  CHECK_THROWS_AS(kept_coordinates({0.5, 8}, 7), std::invalid_argument);
+}
+
+TEST_CASE(
+    "top-k keeps the k largest magnitudes, ties to the lower index, k(32 + ceil(log2 d)) bits") {
+  std::mt19937_64 rng(1);
+  for (const Eigen::Index d : {1, 7, 1000, 70000, 1000000}) {
+    for (const double ratio : {0.0, 0.5, 0.99}) {
+      TopKCompressor c({ratio, 0});
+      const std::int64_t k = kept_coordinates({ratio, 0}, d);
+      for (const auto& [name, v] : awkward_vectors(d, 2)) {
+        INFO(name << ", d = " << d << ", ratio = " << ratio);
+        std::uint64_t bits = 0;
+        const Eigen::VectorXd out = round_trip(c, v, rng, &bits);
+        CHECK(bits ==
+              std::uint64_t(k) * (32 + std::uint64_t(std::ceil(std::log2(double(d)) - 1e-12))));
+        CHECK(c.bits_for(d) == bits);
+        CHECK(bitwise_equal(out, reference_top_k(v, k)));
+      }
+    }
+  }
+  CHECK_FALSE(TopKCompressor({0.5, 0}).unbiased());
+}
+
+TEST_CASE("top-k: the radix selection agrees with nth_element on heavy ties across bins") {
+  std::mt19937_64 rng(3);
+  for (const std::int64_t k : {1, 2, 1000, 99999, 100000, 200000}) {
+    Eigen::VectorXd v(200000);
+    for (auto& x : v) x = double(int(rng() % 7) - 3) * std::ldexp(1.0, int(rng() % 3) - 1);
+    std::vector<std::uint64_t> scratch;
+    std::vector<std::uint32_t> histogram;
+    const auto [radix, greater] = kth_largest_key(v, k, scratch, histogram);
+    std::vector<double> magnitudes(v.size());
+    for (Eigen::Index i = 0; i < v.size(); ++i) magnitudes[std::size_t(i)] = std::fabs(v(i));
+    std::sort(magnitudes.begin(), magnitudes.end(), std::greater<>());
+    CHECK(radix == magnitude_key(magnitudes[std::size_t(k - 1)]));
+    CHECK(greater == std::count_if(magnitudes.begin(), magnitudes.end(),
+                                   [&](double m) { return m > magnitudes[std::size_t(k - 1)]; }));
+    TopKCompressor c({0, k});
+    std::mt19937_64 unused(0);
+    CHECK(bitwise_equal(round_trip(c, v, unused), reference_top_k(v, k)));
+  }
+}
+
+TEST_CASE("top-k: the wire holds the ascending indices then the fp32 values") {
+  Eigen::VectorXd v(5);
+  v << 0.5, -3.0, 2.0, -2.0, 0.1;  // |−2| ties |2|: index 2 wins
+  TopKCompressor c({0, 2});
+  std::mt19937_64 rng(4);
+  const Encoded m = c.encode(v, rng);
+  REQUIRE(m.bits == 2 * (32 + 3));
+  BitReader in(m.bytes, m.bits);
+  CHECK(in.get(3) == 1);
+  CHECK(in.get(3) == 2);
+  CHECK(std::bit_cast<float>(std::uint32_t(in.get(32))) == -3.0f);
+  CHECK(std::bit_cast<float>(std::uint32_t(in.get(32))) == 2.0f);
+}
+
+TEST_CASE("random-k: k distinct indices from the seed, 64 + 32k bits, the same on both sides") {
+  std::mt19937_64 rng(5);
+  for (const Eigen::Index d : {1, 7, 1000, 1000000}) {
+    for (const double ratio : {0.0, 0.9, 0.999}) {
+      RandomKCompressor c({ratio, 0}, false);
+      const std::int64_t k = kept_coordinates({ratio, 0}, d);
+      for (const auto& [name, v] : awkward_vectors(d, 6)) {
+        INFO(name << ", d = " << d << ", ratio = " << ratio);
+        const Encoded m = c.encode(v, rng);
+        CHECK(m.bits == 64 + 32 * std::uint64_t(k));
+        CHECK(c.bits_for(d) == m.bits);
+        BitReader in(m.bytes, m.bits);
+        const auto indices = random_k_indices(in.get(64), d, k);
+        REQUIRE(std::int64_t(indices.size()) == k);
+        CHECK(std::set<std::int64_t>(indices.begin(), indices.end()).size() == std::size_t(k));
+        CHECK(std::is_sorted(indices.begin(), indices.end()));
+        CHECK((indices.front() >= 0 && indices.back() < d));
+        Eigen::VectorXd expected = Eigen::VectorXd::Zero(d), out;
+        for (const auto i : indices) expected(i) = double(float(v(i)));
+        c.decode(m, out);
+        CHECK(bitwise_equal(out, expected));
+      }
+    }
+  }
+}
+
+TEST_CASE("random-k: every index is kept with probability k/d; unbiased scaling by d/k") {
+  const Eigen::Index d = 20;
+  const std::int64_t k = 5;
+  std::vector<int> hits(d, 0);
+  const int trials = 40000;
+  for (int t = 0; t < trials; ++t)
+    for (const auto i : random_k_indices(std::uint64_t(t) * 7919 + 1, d, k)) ++hits[std::size_t(i)];
+  const double p = double(k) / double(d);
+  for (const int h : hits)
+    CHECK(std::fabs(h / double(trials) - p) <= 5 * std::sqrt(p * (1 - p) / trials));
+
+  const Eigen::VectorXd v = gaussian(d, 7);
+  RandomKCompressor c({0, k}, true);
+  CHECK(c.unbiased());
+  std::mt19937_64 rng(8);
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(d), out;
+  for (int t = 0; t < trials; ++t) {
+    c.decode(c.encode(v, rng), out);
+    sum += out;
+  }
+  // Var of one coordinate: v_i²(d/k − 1); 5σ/√T
+  const double bound =
+      5 * v.cwiseAbs().maxCoeff() * std::sqrt(double(d) / k - 1) / std::sqrt(double(trials));
+  CHECK((sum / trials - v).cwiseAbs().maxCoeff() <= bound);
+  RandomKCompressor biased({0, k}, false);
+  CHECK_FALSE(biased.unbiased());
+}

@@ -1,0 +1,80 @@
+#include "tools/dlsim/mpi_world.hpp"
+
+#include <cstdlib>
+
+#ifdef DLSIM_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace dlsim::tool {
+
+namespace {
+
+bool launched_by_mpirun() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(var) != nullptr) return true;
+  return false;
+}
+
+}  // namespace
+
+bool MpiWorld::built_with_mpi() {
+#ifdef DLSIM_WITH_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+MpiWorld::MpiWorld() {
+#ifdef DLSIM_WITH_MPI
+  if (!launched_by_mpirun()) return;
+  MPI_Init(nullptr, nullptr);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  active_ = true;
+#endif
+}
+
+MpiWorld::~MpiWorld() {
+#ifdef DLSIM_WITH_MPI
+  if (active_) MPI_Finalize();
+#endif
+}
+
+bool MpiWorld::all_ok(bool ok) {
+#ifdef DLSIM_WITH_MPI
+  if (active_) {
+    int mine = ok ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all == 1;
+  }
+#endif
+  return ok;
+}
+
+bool MpiWorld::from_rank0(bool flag) {
+#ifdef DLSIM_WITH_MPI
+  if (active_) {
+    int value = flag ? 1 : 0;
+    MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return value == 1;
+  }
+#endif
+  return flag;
+}
+
+void MpiWorld::barrier() {
+#ifdef DLSIM_WITH_MPI
+  if (active_) MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+void MpiWorld::abort(int code) {
+#ifdef DLSIM_WITH_MPI
+  if (active_) MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  std::exit(code);
+}
+
+}  // namespace dlsim::tool

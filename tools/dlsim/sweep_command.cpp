@@ -1,0 +1,173 @@
+// dlsim sweep SCENARIO.json [--set K=V]... [--grid K=V1,V2,...]... [--repeat N]
+//   [--jobs N] [--out DIR] [--resume] [--shard i/K] [--quiet];  dlsim sweep --merge DIR
+// The sweep plan (sim/sweep/sweep_plan.hpp) is built and every point validated
+// before anything is written; points run as child processes (sweep_runner.hpp).
+// Exit status: 0 when every point of this invocation's share is done, 1 when a run
+// failed (the others still ran), 2 on bad input.
+#include "tools/dlsim/sweep_command.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "sim/scenario/load.hpp"
+#include "sim/sweep/process_pool.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+#include "tools/dlsim/mpi_world.hpp"
+
+namespace dlsim::tool {
+
+namespace {
+
+using sim::InputError;
+
+const char* const kDescription =
+    "Run a scenario over a grid of values: one run folder per point in DIR/<run id>, and "
+    "DIR/runs.csv with every point's status, varied values and final metrics";
+
+int default_jobs(const MpiWorld& world) {
+  int cores = int(std::thread::hardware_concurrency());
+  if (cores < 1) cores = 1;
+  if (world.active()) {  // share this machine's cores among the ranks placed on it
+    const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const int ranks_here = local ? std::atoi(local) : 1;
+    if (ranks_here > 1) cores = std::max(1, cores / ranks_here);
+  }
+  return cores;
+}
+
+std::string counts_text(const sim::SweepCounts& c) {
+  std::string text = std::to_string(c.total) + " runs: " + std::to_string(c.done) + " done";
+  if (c.skipped > 0) text += " (" + std::to_string(c.skipped) + " already before)";
+  text += ", " + std::to_string(c.failed) + " failed";
+  if (c.pending > 0) text += ", " + std::to_string(c.pending) + " pending";
+  return text;
+}
+
+}  // namespace
+
+SweepCommand::SweepCommand(CLI::App& app) {
+  command_ = app.add_subcommand(
+      "sweep", std::string(kDescription) + (MpiWorld::built_with_mpi()
+                                                ? " (built with MPI: under mpirun the ranks share "
+                                                  "the points)"
+                                                : " (built without MPI)"));
+  command_->add_option("scenario", scenario_, "Scenario JSON file (with --merge: the sweep folder)")
+      ->required();
+  // One value per occurrence, so `--grid K=1,2 SCENARIO.json` keeps the file positional.
+  command_->add_option("--set", sets_, "Override a scenario key: KEY=VALUE (before the grid)")
+      ->allow_extra_args(false);
+  command_
+      ->add_option("--grid", grids_,
+                   "Sweep a dotted key over values: KEY=V1,V2,... (each value JSON, else a "
+                   "string; commas inside JSON brackets or strings do not split); adds to "
+                   "the scenario's sweep.grid, replacing the same key")
+      ->allow_extra_args(false);
+  command_
+      ->add_option("--repeat", repeat_,
+                   "Runs per grid point, with seeds seed, seed+1, ... (default: sweep.repeat)")
+      ->check(CLI::PositiveNumber);
+  command_->add_option("--jobs", jobs_, "Runs at once (default: the number of cores)")
+      ->check(CLI::PositiveNumber);
+  command_->add_option("--out", out_,
+                       "Sweep folder (default: the scenario's output.dir if it sets one, else "
+                       "results/<name>-sweep)");
+  command_->add_flag("--resume", resume_,
+                     "Continue a sweep in an existing folder: finished runs are kept, unfinished "
+                     "and failed ones are redone");
+  command_->add_option("--shard", shard_,
+                       "Run only shard i of K (points i, i+K, ...; for job arrays); writes "
+                       "runs.shard-i-of-K.csv and always resumes; combine with --merge");
+  command_->add_flag("--merge", merge_,
+                     "Rebuild DIR/runs.csv of a sharded sweep from its run folders");
+  command_->add_flag("--quiet", quiet_, "No progress line and no closing line");
+}
+
+int SweepCommand::run() {
+  return merge_ ? merge() : sweep();
+}
+
+int SweepCommand::merge() {
+  std::filesystem::path dir = scenario_;
+  if (!std::filesystem::is_directory(dir)) {
+    if (!out_.empty()) {
+      dir = out_;
+    } else {
+      nlohmann::json doc = sim::read_scenario_file(scenario_);
+      for (const auto& s : sets_) sim::apply_override(doc, s);
+      dir = sim::default_sweep_dir(doc);
+    }
+  }
+  const sim::SweepCounts counts = sim::merge_sweep(dir);
+  if (!quiet_)
+    std::printf("merged %s: %s -> %s\n", dir.string().c_str(), counts_text(counts).c_str(),
+                (dir / "runs.csv").string().c_str());
+  return counts.done == counts.total ? 0 : 1;
+}
+
+int SweepCommand::sweep() {
+  MpiWorld world;
+  const bool lead = world.rank() == 0;
+  sim::SweepPlan plan;
+  sim::SweepOptions options;
+  bool ok = true;
+  std::string error_where, error_what;
+  try {
+    sim::SweepRequest request;
+    request.scenario = sim::read_scenario_file(scenario_);
+    for (const auto& s : sets_) sim::apply_override(request.scenario, s);
+    for (const auto& g : grids_) request.grid.push_back(sim::parse_grid_option(g));
+    if (repeat_ > 0) request.repeats = repeat_;
+    if (!out_.empty()) request.out = out_;
+    plan = sim::plan_sweep(request);
+
+    if (!shard_.empty()) {
+      if (world.active())
+        throw InputError("--shard", "cannot be combined with mpirun (the ranks are the shards)");
+      options.part = sim::parse_shard(shard_);
+    }
+    if (world.active()) options.part = sim::Partition{world.rank(), world.size()};
+    options.resume = resume_ || !shard_.empty();  // MPI ranks refuse a used DIR like one process
+    options.jobs = jobs_ > 0 ? jobs_ : default_jobs(world);
+    options.progress = !quiet_ && lead && isatty(STDERR_FILENO);
+    options.write_sweep_json = lead;  // shards: every shard is rank 0 of its own
+    options.executable = sim::current_executable();
+    sim::check_output_dir(plan, options);
+  } catch (const InputError& e) {
+    if (!world.active()) throw;
+    ok = false;
+    error_where = e.where();
+    error_what = e.problem();
+  }
+  // Under MPI every rank must leave together: agree before anything is written.
+  if (!world.all_ok(ok)) {
+    const bool rank0_failed = !world.from_rank0(ok);
+    if (!ok && (lead || !rank0_failed))
+      std::fprintf(stderr, "dlsim: error: %s: %s\n", error_where.c_str(), error_what.c_str());
+    return 2;
+  }
+
+  sim::SweepCounts counts;
+  try {
+    counts = sim::execute_sweep(plan, options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlsim: error: %s\n", e.what());
+    world.abort(1);
+  }
+  std::filesystem::path index = sim::index_path(plan.dir, options.part);
+  if (world.active()) {
+    world.barrier();  // every rank's runs have ended
+    if (lead) {
+      counts = sim::merge_sweep(plan.dir);
+      index = plan.dir / "runs.csv";
+    }
+  }
+  if (!quiet_ && lead)
+    std::printf("sweep %s: %s -> %s\n", plan.name.c_str(), counts_text(counts).c_str(),
+                index.string().c_str());
+  return counts.done == counts.total ? 0 : 1;
+}
+
+}  // namespace dlsim::tool

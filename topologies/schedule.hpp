@@ -1,0 +1,116 @@
+// What the simulator sees of a topology: for round t, node i's out-neighbours
+// (it sends to them), in-neighbours (it receives from them) and mixing weights,
+// computed on demand, never for all rounds at once.
+//
+//   static kinds         the same graph every round (period 1)
+//   one-peer-exponential with τ = ⌈log2 n⌉, round t: i → i + 2^(t mod τ) (mod n),
+//                        weights 1/2 self, 1/2 incoming (period τ); for n = 2^τ the
+//                        product of τ consecutive rounds is exactly (1/n)11ᵀ
+//                        (Assran et al., "Stochastic Gradient Push", ICML 2019;
+//                        Ying et al., "Exponential Graph is Provably Efficient", 2021)
+//   random-matching      round t: a uniformly random perfect matching drawn from
+//                        (seed, t) alone, pairs average with weight 1/2 (aperiodic:
+//                        period() = 0)
+// Random kinds take the scenario's seed; see random_graphs.hpp for how it is used.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "topologies/graph.hpp"
+#include "topologies/mixing_weights.hpp"
+
+namespace dlsim::topo {
+
+/// Node i in round t.
+struct Neighborhood {
+  std::vector<int> out;            // i sends its value to these
+  std::vector<int> in;             // i receives from these
+  double self_weight = 1.0;        // w_ii
+  std::vector<double> in_weights;  // w_ij, aligned with `in`
+};
+
+/// A communication topology as the simulator uses it.
+template <class T>
+concept Topology = requires(const T& t, int node, std::int64_t round) {
+  { t.nodes() } -> std::convertible_to<int>;
+  { t.directed() } -> std::convertible_to<bool>;
+  { t.time_varying() } -> std::convertible_to<bool>;
+  { t.period() } -> std::convertible_to<std::int64_t>;  // 1 static, 0 aperiodic
+  { t.neighborhood(node, round) } -> std::same_as<Neighborhood>;
+};
+
+/// The scenario's `topology` object, in topology terms.
+struct TopologyParams {
+  std::string kind = "ring";
+  int nodes = 4;
+  std::vector<std::int64_t> dims;  // torus, grid
+  int degree = 3;                  // random-regular
+  double p = 0.1;                  // erdos-renyi, small-world
+  int k = 4;                       // small-world
+  std::string path;                // edge-list
+  std::string weights = "metropolis";
+  std::uint64_t seed = 1;
+};
+
+/// Every kind `make_schedule` knows.
+const std::vector<std::string>& topology_kinds();
+
+/// One round's graph: arcs, their transpose, and the weights.
+struct RoundGraph {
+  Graph out;
+  Graph in;
+  MixingWeights weights;
+};
+
+class GraphSchedule {
+ public:
+  /// Builds the topology; impossible parameters throw TopologyError.
+  static GraphSchedule make(const TopologyParams& params);
+
+  int nodes() const { return n_; }
+  bool directed() const { return directed_; }
+  bool time_varying() const { return time_varying_; }
+  std::int64_t period() const { return period_; }
+  Neighborhood neighborhood(int node, std::int64_t round) const;
+
+  const std::string& kind() const { return kind_; }
+  WeightRule rule() const { return rule_; }
+  /// Every node looks the same (one BFS gives the diameter).
+  bool vertex_transitive() const { return vertex_transitive_; }
+  /// Every round's weight matrix is circulant (spectrum by FFT).
+  bool circulant() const { return circulant_; }
+  /// The graph and weights of round t (shared, cached for a few rounds).
+  std::shared_ptr<const RoundGraph> round(std::int64_t t) const;
+  /// The union of the arcs of one period (static: the graph; random-matching: the
+  /// complete graph, which every pair reaches with positive probability).
+  Graph period_union() const;
+
+ private:
+  std::shared_ptr<const RoundGraph> build_round(std::int64_t t) const;
+
+  std::string kind_;
+  int n_ = 0;
+  bool directed_ = false;
+  bool time_varying_ = false;
+  bool vertex_transitive_ = false;
+  bool circulant_ = false;
+  std::int64_t period_ = 1;
+  WeightRule rule_ = WeightRule::metropolis;
+  std::uint64_t seed_ = 1;
+  std::shared_ptr<const RoundGraph> static_round_;
+  mutable std::shared_ptr<std::mutex> cache_mutex_ = std::make_shared<std::mutex>();
+  mutable std::map<std::int64_t, std::shared_ptr<const RoundGraph>> cache_;
+};
+
+static_assert(Topology<GraphSchedule>);
+
+/// A round's graph with its weights (the transpose computed for directed graphs).
+RoundGraph with_weights(Graph out, WeightRule rule);
+
+}  // namespace dlsim::topo
