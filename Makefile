@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build test test-fast demo bench docs format clean
+.PHONY: all setup configure build test test-fast sanitize fuzz demo bench docs format clean
 
 all: build
 
@@ -30,14 +30,53 @@ test: build
 test-fast: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE slow $(CTEST_ARGS)
 
+# The fast test suite built with AddressSanitizer + UndefinedBehaviorSanitizer in its own
+# build directory; any finding aborts the test that hit it.
+SANITIZE_DIR ?= build-asan
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+sanitize: setup
+	@mkdir -p $(SANITIZE_DIR)
+	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS=$(SANITIZE_FLAGS)" \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE_FLAGS)" -DDLSIM_BENCH=OFF \
+	  > $(SANITIZE_DIR)/configure.log 2>&1 || { cat $(SANITIZE_DIR)/configure.log; exit 1; }
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE slow -E '^cli\.sweep_mpi$$' $(CTEST_ARGS)
+	@# Open MPI does not free its own allocations at MPI_Finalize: no leak check there.
+	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -R '^cli\.sweep_mpi$$' $(CTEST_ARGS)
+
+# libFuzzer targets (clang only) for the scenario parser and the data loaders; each runs
+# FUZZ_SECONDS on a scratch copy of the committed seed corpus in tests/fuzz/corpus/.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := fuzz_scenario fuzz_csv fuzz_libsvm fuzz_idx
+fuzz: setup
+	@mkdir -p $(FUZZ_DIR)
+	@CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLSIM_FUZZ=ON \
+	  -DDLSIM_BENCH=OFF -DBUILD_TESTING=OFF > $(FUZZ_DIR)/configure.log 2>&1 || \
+	  { cat $(FUZZ_DIR)/configure.log; exit 1; }
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+	  name=$${t#fuzz_}; mkdir -p $(FUZZ_DIR)/corpus/$$name; \
+	  cp tests/fuzz/corpus/$$name/* $(FUZZ_DIR)/corpus/$$name/ 2>/dev/null; \
+	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	  $(FUZZ_DIR)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus/$$name || exit 1; \
+	done
+
 demo: build
 	$(BUILD_DIR)/bin/dlsim run scenarios/quickstart.json --out results/quickstart
 	$(PYTHON) tools/dlsim-plot results/quickstart --x time --y train_loss --out results/quickstart/loss.png
 	$(PYTHON) tools/dlsim-plot results/quickstart --x bits --y train_loss --logy --out results/quickstart/bits_vs_loss.png
 	@echo "demo: results in results/quickstart/ (metrics.csv, summary.json, loss.png, bits_vs_loss.png)"
 
+# Every Google Benchmark program in bench/ (figures in the README).
 bench: build
-	$(BUILD_DIR)/bin/engine_bench --benchmark_counters_tabular=true
+	@for b in $(BUILD_DIR)/bin/*_bench; do echo "== $$b"; $$b --benchmark_counters_tabular=true || exit 1; done
 
 # The scenario key reference, generated from the validator's table.
 docs: build

@@ -28,7 +28,9 @@ TEST_CASE("keys of another kind are rejected and say which kind takes them", "[s
   check_rejected(R"({"topology": {"kind": "ring", "dims": [2, 2]}})", "topology.dims",
                  "unknown key \"dims\" for kind \"ring\" (valid for kind: torus, grid)");
   check_rejected(R"({"workers": 4, "algorithm": {"kind": "dpsgd", "collective": "allgather"}})",
-                 "algorithm.collective", "for kind \"dpsgd\" (valid for kind: sgd)");
+                 "algorithm.collective",
+                 "for kind \"dpsgd\" (valid for kind: sgd, qsgd, ef-sgd, svrg, lpc-svrg, "
+                 "alpc-svrg)");
   check_rejected(R"({"data": {"source": "csv", "path": "x.csv", "samples": 10}})", "data.samples",
                  "for source \"csv\"");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "data": {}, "l2": 0.1}})",
@@ -116,8 +118,8 @@ TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][err
                  "synthetic-classification, csv, libsvm, fashion-mnist, none");
   check_rejected(R"({"model": {"kind": "mpl"}})", "model.kind",
                  "expected one of: least-squares, logistic, softmax, mlp, consensus, profile");
-  check_rejected(R"({"algorithm": {"kind": "choco-sgd"}})", "algorithm.kind",
-                 "unknown kind \"choco-sgd\"");
+  check_rejected(R"({"algorithm": {"kind": "chocco-sgd"}})", "algorithm.kind",
+                 "unknown kind \"chocco-sgd\"");
   check_rejected(R"({"algorithm": {"compressor": {"kind": "zip"}}})", "algorithm.compressor.kind",
                  "expected one of: none, fp16, qsgd, lpc, terngrad, sign, top-k, random-k");
   check_rejected(R"({"data": {"partition": {"kind": "dirichlet-ish"}}})", "data.partition.kind",

@@ -45,7 +45,7 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
   CHECK(r["topology"] == json::parse(R"({"kind": "ring", "weights": "metropolis"})"));
   CHECK(r["network"] == json::parse(R"({"latency": "10us", "bandwidth": "10Gbps",
       "sharing": "fair", "header": "0B", "nic": {"egress": "10Gbps", "ingress": "10Gbps"},
-      "nodes": [], "links": []})"));
+      "nodes": [], "links": [], "faults": {"drop_probability": 0}, "schedule": [], "down": []})"));
   CHECK(r["compute"] == json::parse(R"({"speed": "10GFLOPS", "per_worker": [], "jitter": 0})"));
   CHECK(r["stop"] == json::parse(R"({"iterations": 100})"));
   CHECK(r["metrics"] == json::parse(R"({"every": {"iterations": 10}, "test": true})"));

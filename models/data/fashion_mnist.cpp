@@ -55,11 +55,17 @@ std::vector<std::uint32_t> idx_dims(const std::vector<unsigned char>& b, const s
                               " dimensions (bad magic number)");
   std::vector<std::uint32_t> d;
   std::size_t count = 1;
+  bool overflow = false;  // three 32-bit sizes can wrap around 64 bits and "match" a short file
   for (std::size_t k = 0; k < dims; ++k) {
     d.push_back(big_endian(b, 4 * (1 + k)));
-    count *= d.back();
+    overflow |= __builtin_mul_overflow(count, std::size_t(d.back()), &count);
   }
-  if (b.size() != header + count)
+  if (overflow) {
+    std::string dims_text;
+    for (auto v : d) dims_text += (dims_text.empty() ? "" : " x ") + std::to_string(v);
+    throw DataError(path, "the header's dimensions " + dims_text + " exceed any file size");
+  }
+  if (count != b.size() - header)
     throw DataError(path, "expected " + std::to_string(count) +
                               " data bytes after the header, "
                               "found " +

@@ -35,14 +35,15 @@ RoundPeers peers_of(const topo::GraphSchedule& graph, int id, std::int64_t round
 Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
   WorkerMath math(t, id);
-  models::Vector x = t.initial, momentum, g, received, mixed;
+  models::Vector x = t.initial_for(id), momentum, g, received, mixed;
   RoundPeers peers = peers_of(*graph, id, 0);
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k > 0 && graph->time_varying()) peers = peers_of(*graph, id, k);
     co_await me.compute(math.gradient(x, g));
     {
       ScopedWall timer(t.wall.math_s);
-      local_step(x, momentum, g, t.scenario.algorithm, t.objective);
+      local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, t.scenario.algorithm,
+                    t.objective);
     }
     co_await me.broadcast(peers.out, std::uint64_t(k), math.encode(x, t.objective.parameters()));
     mixed = peers.self_weight * x;

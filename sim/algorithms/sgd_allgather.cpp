@@ -35,7 +35,8 @@ Task<void> worker(Training& t, int id) {
     }
     {
       ScopedWall timer(t.wall.math_s);
-      local_step(x, momentum, sum / double(n), t.scenario.algorithm, t.objective);
+      local_step_at(k, t.recorder.iteration_limit(), x, momentum, sum / double(n),
+                    t.scenario.algorithm, t.objective);
     }
     if (id == 0) t.recorder.deposit(0, k + 1, x);
   }

@@ -58,7 +58,8 @@ Task<void> worker(Training& t, int id) {
     {
       ScopedWall timer(t.wall.math_s);
       if (has_math) g /= double(n);
-      local_step(x, momentum, g, t.scenario.algorithm, t.objective);
+      local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, t.scenario.algorithm,
+                    t.objective);
     }
     if (id == 0) t.recorder.deposit(0, k + 1, x);
   }

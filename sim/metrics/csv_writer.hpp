@@ -1,7 +1,9 @@
 // metrics.csv (DESIGN.md §5): a header, then one row per metrics point, written as
 // the run goes to `metrics.csv.partial` (flushed per row) and renamed to
 // `metrics.csv` when the run ends, so a killed run never leaves a complete-looking
-// file. Numbers use the shortest decimal form that reads back exactly.
+// file. A run stopped by SIGINT/SIGTERM also ends (summary.json "complete": false), so
+// its rows so far are renamed too; after SIGKILL the flushed .partial rows remain.
+// Numbers use the shortest decimal form that reads back exactly.
 #pragma once
 
 #include <cstdio>

@@ -34,6 +34,20 @@ void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
   schedule_next();
 }
 
+void FairSharing::rates_changed() {
+  advance();
+  const int n = config_.nodes();
+  for (int i = 0; i < n; ++i) {
+    capacity_[i] = config_.egress(i);
+    capacity_[n + i] = config_.ingress(i);
+  }
+  for (const auto& [key, resource] : link_ids_)
+    capacity_[resource] = config_.link(NodeId(key >> 32), NodeId(key & 0xffffffffu)).bandwidth;
+  for (Flow& f : flows_) f.resources[2] = link_resource(f.resources[0], f.resources[1] - n);
+  solve();
+  schedule_next();
+}
+
 void FairSharing::on_event(std::uint64_t version) {
   if (version != version_) return;  // planned before a later change
   advance();

@@ -16,6 +16,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
  public:
   FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink);
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
+  void rates_changed() override;
 
  private:
   struct Flow {

@@ -1,14 +1,17 @@
 // The simulated network (DESIGN.md §7): transfers start at once, share ports under
 // the configured model, and arrive α after their last bit has left. A message of P
 // payload bits costs P + H bits on the wire (H = header); bits_total counts P,
-// bytes_wire counts ceil((P + H) / 8).
+// bytes_wire counts ceil((P + H) / 8) per transmission (a dropped message is sent again,
+// sim/network/faults.hpp).
 #pragma once
 
 #include <coroutine>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/engine/rng.hpp"
 #include "sim/network/mailbox.hpp"
 #include "sim/network/message.hpp"
 #include "sim/network/network_config.hpp"
@@ -53,8 +56,15 @@ class Network final : private TransferSink, private EventHandler {
     Message msg;
     Completion* done = nullptr;
   };
+  // Event kinds, in the two top bits of the event argument (the rest: the transfer id).
+  static constexpr std::uint64_t kArrival = 0, kStart = 1, kRetransmit = 2;
   void transmitted(TransferId id) override;
-  void on_event(std::uint64_t id) override;  // arrival
+  void on_event(std::uint64_t arg) override;
+  void arrive(TransferId id);
+  // Hands the transfer to the scheduler now, or when its link's outage ends.
+  void begin_transmission(TransferId id);
+  bool dropped(NodeId src, NodeId dst);
+  void apply_due_changes();
 
   Engine& engine_;
   NetworkConfig config_;
@@ -64,6 +74,8 @@ class Network final : private TransferSink, private EventHandler {
   std::vector<TransferId> free_;
   NetworkCounters counters_;
   ActivityObserver* observer_ = nullptr;
+  std::size_t next_change_ = 0;                       // into config_.faults().schedule
+  std::unordered_map<std::uint64_t, Rng> drop_rngs_;  // per link, created on first use
 };
 
 }  // namespace dlsim::sim

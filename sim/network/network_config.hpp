@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/units.hpp"
+#include "sim/network/faults.hpp"
 #include "sim/network/message.hpp"
 
 namespace dlsim::sim {
@@ -30,6 +31,10 @@ class NetworkConfig {
   int nodes() const { return int(egress_.size()); }
   Sharing sharing() const { return sharing_; }
   Bits header() const { return header_; }
+
+  /// Drops, scheduled changes and outages (sim/network/faults.hpp); none by default.
+  NetworkFaults& faults() { return faults_; }
+  const NetworkFaults& faults() const { return faults_; }
 
   BitsPerSecond egress(NodeId n) const { return egress_[n]; }
   BitsPerSecond ingress(NodeId n) const { return ingress_[n]; }
@@ -62,6 +67,7 @@ class NetworkConfig {
   std::unordered_map<std::uint64_t, LinkParams> links_;
   Sharing sharing_;
   Bits header_;
+  NetworkFaults faults_;
 };
 
 }  // namespace dlsim::sim

@@ -26,6 +26,8 @@ class TransferScheduler {
   virtual ~TransferScheduler() = default;
   /// A transfer of `bits` (payload + header) from src to dst starts now.
   virtual void add(TransferId id, NodeId src, NodeId dst, double bits) = 0;
+  /// The configuration's port or link rates changed now (a scheduled change).
+  virtual void rates_changed() {}
 };
 
 /// Time to send `bits` at `rate`, rounded up to whole picoseconds.

@@ -16,8 +16,10 @@
 #include "models/objectives/mlp.hpp"
 #include "models/objectives/profile.hpp"
 #include "models/objectives/softmax.hpp"
+#include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/training.hpp"
 #include "sim/engine/rng.hpp"
+#include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -174,6 +176,7 @@ PreparedRun prepare(Scenario scenario) {
   const auto n = s.workers;
 
   if (s.data.source != "none") {
+    check_data_memory(s);  // before generating it (sim/run/memory_guard.hpp)
     p.data = load_data(s);
     const auto samples = p.data->train.size();
     if (samples < n)
@@ -197,6 +200,7 @@ PreparedRun prepare(Scenario scenario) {
     p.train_samples = samples;
   }
   p.objective = make_objective(s, p.data ? &*p.data : nullptr);
+  check_model_memory(s, p.objective->dimension(), node_count(s));
   // Compressor options that depend on the model's size (k <= d per tensor) are checked
   // here, before anything is written; throws InputError.
   (void)make_compressor(s.algorithm.compressor, p.objective->tensor_sizes());

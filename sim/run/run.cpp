@@ -8,6 +8,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/metrics/csv_writer.hpp"
 #include "sim/metrics/progress_line.hpp"
+#include "sim/run/interrupt.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/run/summary.hpp"
 #include "sim/trace/chrome_trace_writer.hpp"
@@ -26,6 +27,26 @@ NetworkConfig network_config(const Scenario& s) {
     if (node.ingress) c.set_ingress(NodeId(node.id), *node.ingress);
   }
   for (const auto& l : n.links) c.set_link(NodeId(l.from), NodeId(l.to), l.latency, l.bandwidth);
+  NetworkFaults& f = c.faults();
+  f.seed = s.seed;
+  f.drop_probability = n.drop_probability;
+  for (const auto& l : n.links)
+    if (l.drop_probability)
+      f.link_drop[NetworkFaults::link_key(NodeId(l.from), NodeId(l.to))] = *l.drop_probability;
+  f.retransmit_timeout = n.retransmit_timeout;
+  for (const auto& e : n.schedule) {
+    ScheduledChange change;
+    change.at = e.at;
+    if (e.node) change.node = NodeId(*e.node);
+    if (e.from) change.from = NodeId(*e.from);
+    if (e.to) change.to = NodeId(*e.to);
+    change.latency = e.latency;
+    change.bandwidth = e.bandwidth;
+    change.egress = e.egress;
+    change.ingress = e.ingress;
+    f.schedule.push_back(change);
+  }
+  for (const auto& o : n.down) f.outages.push_back({NodeId(o.from), NodeId(o.to), o.start, o.end});
   return c;
 }
 
@@ -38,6 +59,24 @@ void write_atomically(const std::filesystem::path& file, const std::string& text
   }
   std::filesystem::rename(tmp, file);
 }
+
+// Stops the engine after the iteration during which a stop signal arrived.
+class InterruptWatcher final : public MetricsObserver {
+ public:
+  explicit InterruptWatcher(Engine& engine) : engine_(engine) {}
+  void on_row(const MetricsRow&) override { check(); }
+  void on_progress(const Progress&) override { check(); }
+  bool interrupted() const { return interrupted_; }
+
+ private:
+  void check() {
+    if (interrupt_signal() == 0 || interrupted_) return;
+    interrupted_ = true;
+    engine_.stop();
+  }
+  Engine& engine_;
+  bool interrupted_ = false;
+};
 
 }  // namespace
 
@@ -68,7 +107,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   CsvWriter csv(options.out_dir);
   ProgressLine progress(stderr);
-  std::vector<MetricsObserver*> observers{&csv};
+  InterruptWatcher interrupt_watcher(engine);
+  std::vector<MetricsObserver*> observers{&csv, &interrupt_watcher};
   if (options.progress) observers.push_back(&progress);
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
@@ -83,11 +123,13 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   recorder.start(training.initial_models(plan.holders));
   launch_algorithm(engine, training);
-  engine.run(s.stop.sim_time.value_or(SimTime::max()));
+  const bool interrupted_before_start = interrupt_signal() != 0;
+  if (!interrupted_before_start) engine.run(s.stop.sim_time.value_or(SimTime::max()));
   recorder.finish();
   if (trace) trace->finish();
 
   RunTotals totals;
+  totals.complete = !interrupted_before_start && !interrupt_watcher.interrupted();
   totals.events = engine.events_processed();
   totals.counters = network.counters();
   totals.sim_time = engine.now();

@@ -25,6 +25,26 @@ nlohmann::json topology_facts(const Scenario& s) {
   return t;
 }
 
+// CHOCO's bookkeeping, in model-sized vectors (ALGORITHMS.md §3): on a static graph each
+// node keeps x̂_i and s_i; on a time-varying one two copies per neighbour ever met in the
+// rounds run (choco_time_varying.cpp), recounted here from the graph schedule.
+nlohmann::json gossip_memory(const Scenario& s, std::int64_t rounds) {
+  const topo::GraphSchedule graph = communication_graph(s);
+  std::int64_t total = 0, most = 0;
+  for (int i = 0; i < graph.nodes(); ++i) {
+    std::int64_t vectors = 2;
+    if (graph.time_varying()) {
+      std::vector<bool> met(std::size_t(graph.nodes()), false);
+      for (std::int64_t k = 0; k < rounds; ++k)
+        for (int j : graph.neighborhood(i, k).out) met[std::size_t(j)] = true;
+      vectors = 2 * std::int64_t(std::count(met.begin(), met.end(), true));
+    }
+    total += vectors;
+    most = std::max(most, vectors);
+  }
+  return {{"vectors_total", total}, {"vectors_per_node_max", most}};
+}
+
 }  // namespace
 
 nlohmann::json row_to_json(const MetricsRow& r) {
@@ -57,11 +77,17 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                            {"wall_metrics_s", t.wall_metrics_s},
                            {"wall_engine_s", engine_s},
                            {"peak_rss_bytes", t.peak_rss_bytes}};
-  return {{"scenario", s.resolved},
-          {"final", final_row ? row_to_json(*final_row) : nlohmann::json(nullptr)},
-          {"totals", totals},
-          {"topology", topology_facts(s)},
-          {"version", DLSIM_VERSION}};
+  nlohmann::json summary = {
+      {"scenario", s.resolved},
+      {"final", final_row ? row_to_json(*final_row) : nlohmann::json(nullptr)},
+      {"totals", totals},
+      {"topology", topology_facts(s)},
+      {"version", DLSIM_VERSION},
+      {"complete", t.complete}};
+  const std::string& kind = s.algorithm.kind;
+  if (kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip")
+    summary["gossip_memory"] = gossip_memory(s, final_row ? final_row->iteration : 0);
+  return summary;
 }
 
 }  // namespace dlsim::sim

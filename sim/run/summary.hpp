@@ -1,6 +1,7 @@
 // summary.json (DESIGN.md §5): the resolved scenario, the final metrics row, totals
 // (events, traffic, simulated and wall time with its split, peak memory), the facts of
-// the communication graph, and the dlsim version.
+// the communication graph, the dlsim version, and "complete" (false when SIGINT/SIGTERM
+// stopped the run before its stop criterion; the rows so far are then in metrics.csv).
 #pragma once
 
 #include <optional>
@@ -22,6 +23,7 @@ struct RunTotals {
   double wall_compress_s = 0;
   double wall_metrics_s = 0;
   std::uint64_t peak_rss_bytes = 0;
+  bool complete = true;  // false when a stop signal ended the run early
 };
 
 /// The metrics row as a JSON object keyed by the CSV column names (null when empty).

@@ -25,7 +25,14 @@ std::vector<std::string> split_key(std::string_view key) {
 }  // namespace
 
 void apply_override(nlohmann::json& doc, std::string_view assignment) {
-  const std::string quoted = nlohmann::json(std::string(assignment)).dump();
+  // Command-line bytes need not be UTF-8, but every string in a scenario must be (JSON
+  // output of the resolved scenario would fail later): refuse them here.
+  std::string quoted;
+  try {
+    quoted = nlohmann::json(std::string(assignment)).dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw InputError("--set", "not valid UTF-8 text");
+  }
   const std::size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
     throw InputError("--set", "expected KEY=VALUE, got " + quoted);

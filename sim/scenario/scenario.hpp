@@ -74,7 +74,7 @@ struct CompressorSpec {
 };
 
 struct AlgorithmSpec {
-  std::string kind = "sgd";  // sgd | dpsgd
+  std::string kind = "sgd";  // sgd | qsgd | ef-sgd | svrg | lpc-svrg | alpc-svrg | dpsgd
   double step_size = 0.01;
   std::int64_t batch_size = 32;
   double momentum = 0.0;
@@ -82,6 +82,34 @@ struct AlgorithmSpec {
   double weight_decay = 0.0;
   std::string collective = "parameter-server";  // centralized only
   CompressorSpec compressor;
+  // The SVRG family (svrg, lpc-svrg, alpc-svrg; sim/algorithms/svrg.cpp, alpc_svrg.cpp).
+  std::optional<std::int64_t> epoch_length;           // absent: shard size / batch
+  std::string snapshot = "last";                      // svrg, lpc-svrg: last | average
+  std::string quantize = "vr-gradient";               // lpc-svrg: vr-gradient | difference
+  bool quantize_snapshot = false;                     // lpc-svrg, alpc-svrg
+  std::optional<CompressorSpec> downlink_compressor;  // absent: fp32 aggregate
+  std::optional<double> sigma;                        // alpc-svrg; absent: model.l2
+  std::optional<double> L;                            // alpc-svrg; absent: estimated
+  std::string option = "I";                           // alpc-svrg: I | II
+  bool double_sampling = false;                       // alpc-svrg
+  // Decentralized gossip (sim/algorithms/choco_sgd.cpp, sgp.cpp; ALGORITHMS.md §3).
+  double consensus_step = 1.0;      // choco-sgd, adag-sgd, choco-gossip: γ
+  double beta = 0.999;              // adag-sgd: EMA of r ⊙ r
+  double epsilon = 1e-8;            // adag-sgd
+  std::string order = "adagossip";  // choco-sgd, adag-sgd: adagossip | choco-paper
+  // Learning-rate schedule (sim/algorithms/lr_schedule.hpp): step decay and warm-up.
+  struct Schedule {
+    std::string kind = "constant";   // constant | step
+    std::vector<double> milestones;  // step: increasing fractions of the run in (0, 1)
+    double factor = 0.1;             // step: multiplier at each milestone, in (0, 1]
+    double warmup = 0.0;             // < 1: fraction of the run; >= 1: iterations
+  };
+  Schedule schedule;
+
+  /// The SVRG family: snapshot rounds plus variance-reduced inner steps.
+  bool svrg_family() const { return kind == "svrg" || kind == "lpc-svrg" || kind == "alpc-svrg"; }
+  /// SGD and its aliases qsgd (qsgd compressor) and ef-sgd (error feedback).
+  bool sgd_family() const { return kind == "sgd" || kind == "qsgd" || kind == "ef-sgd"; }
 };
 
 struct TopologySpec {
@@ -105,6 +133,21 @@ struct LinkSpec {
   std::int64_t to = 0;
   std::optional<SimTime> latency;
   std::optional<BitsPerSecond> bandwidth;
+  std::optional<double> drop_probability;
+};
+
+// network.schedule: from `at` on, a link (from, to) or a node (node) gets new parameters.
+struct NetworkChangeSpec {
+  SimTime at{};
+  std::optional<std::int64_t> from, to, node;
+  std::optional<SimTime> latency;
+  std::optional<BitsPerSecond> bandwidth, egress, ingress;
+};
+
+// network.down: link from -> to delivers nothing during [start, end).
+struct LinkOutageSpec {
+  std::int64_t from = 0, to = 0;
+  SimTime start{}, end{};
 };
 
 struct NetworkSpec {
@@ -116,6 +159,10 @@ struct NetworkSpec {
   BitsPerSecond nic_ingress = 10e9;
   std::vector<NodeNicSpec> nodes;
   std::vector<LinkSpec> links;
+  double drop_probability = 0;              // network.faults (sim/network/faults.hpp)
+  SimTime retransmit_timeout{};             // default: 3 round trips, 6 · latency
+  std::vector<NetworkChangeSpec> schedule;  // in time order
+  std::vector<LinkOutageSpec> down;
 };
 
 struct ComputeSpec {
@@ -158,7 +205,10 @@ struct Scenario {
   std::string output_dir;
   nlohmann::json resolved;  // the resolved JSON this was built from
 
-  bool decentralized() const { return algorithm.kind == "dpsgd"; }
+  bool decentralized() const {
+    const std::string& k = algorithm.kind;
+    return k == "dpsgd" || k == "choco-sgd" || k == "adag-sgd" || k == "choco-gossip" || k == "sgp";
+  }
 };
 
 }  // namespace dlsim::sim

@@ -1,6 +1,7 @@
 // to_scenario: the typed Scenario from a resolved document, plus the checks that
 // involve several keys (DESIGN.md §4): torus size, per-worker lists, node and link
 // ids, which collectives and compressors go together, data versus model.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -92,6 +93,33 @@ void read_algorithm(const json& j, AlgorithmSpec& a) {
   a.compressor.kind = j.at("compressor").at("kind").get<std::string>();
   a.compressor.error_feedback = j.at("compressor").at("error_feedback").get<bool>();
   a.compressor.options = j.at("compressor");
+  // the SVRG family (keys present only for its kinds)
+  if (j.contains("epoch_length")) a.epoch_length = j.at("epoch_length").get<std::int64_t>();
+  if (j.contains("snapshot")) a.snapshot = j.at("snapshot").get<std::string>();
+  if (j.contains("quantize")) a.quantize = j.at("quantize").get<std::string>();
+  if (j.contains("quantize_snapshot")) a.quantize_snapshot = j.at("quantize_snapshot").get<bool>();
+  if (j.contains("downlink_compressor")) {
+    const json& down = j.at("downlink_compressor");
+    a.downlink_compressor = CompressorSpec{down.at("kind").get<std::string>(),
+                                           down.at("error_feedback").get<bool>(), down};
+  }
+  if (j.contains("sigma")) a.sigma = j.at("sigma").get<double>();
+  if (j.contains("L")) a.L = j.at("L").get<double>();
+  if (j.contains("option")) a.option = j.at("option").get<std::string>();
+  if (j.contains("double_sampling")) a.double_sampling = j.at("double_sampling").get<bool>();
+  // decentralized gossip (keys present only for their kinds)
+  if (j.contains("consensus_step")) a.consensus_step = j.at("consensus_step").get<double>();
+  if (j.contains("beta")) a.beta = j.at("beta").get<double>();
+  if (j.contains("epsilon")) a.epsilon = j.at("epsilon").get<double>();
+  if (j.contains("order")) a.order = j.at("order").get<std::string>();
+  if (j.contains("schedule")) {  // absent: constant
+    const json& schedule = j.at("schedule");
+    a.schedule.kind = schedule.at("kind").get<std::string>();
+    a.schedule.warmup = schedule.at("warmup").get<double>();
+    if (schedule.contains("milestones"))
+      a.schedule.milestones = schedule.at("milestones").get<std::vector<double>>();
+    if (schedule.contains("factor")) a.schedule.factor = schedule.at("factor").get<double>();
+  }
 }
 
 void read_network(const json& j, NetworkSpec& n) {
@@ -114,7 +142,37 @@ void read_network(const json& j, NetworkSpec& n) {
     s.to = link.at("to").get<std::int64_t>();
     if (link.contains("latency")) s.latency = parse_time(link.at("latency"));
     if (link.contains("bandwidth")) s.bandwidth = parse_rate(link.at("bandwidth"));
+    if (link.contains("drop_probability"))
+      s.drop_probability = link.at("drop_probability").get<double>();
     n.links.push_back(s);
+  }
+  const json& faults = j.at("faults");
+  n.drop_probability = faults.at("drop_probability").get<double>();
+  n.retransmit_timeout =
+      faults.contains("retransmit_timeout")
+          ? parse_time(faults.at("retransmit_timeout"))
+          : SimTime::from_ps(std::clamp(n.latency.ps, std::int64_t(0), SimTime::max().ps / 6) * 6);
+  n.retransmit_timeout =
+      std::max(n.retransmit_timeout, SimTime::from_ps(SimTime::kPerSecond / 1'000'000));
+  for (const json& entry : j.at("schedule")) {
+    NetworkChangeSpec c;
+    c.at = parse_time(entry.at("at"));
+    if (entry.contains("from")) c.from = entry.at("from").get<std::int64_t>();
+    if (entry.contains("to")) c.to = entry.at("to").get<std::int64_t>();
+    if (entry.contains("node")) c.node = entry.at("node").get<std::int64_t>();
+    if (entry.contains("latency")) c.latency = parse_time(entry.at("latency"));
+    if (entry.contains("bandwidth")) c.bandwidth = parse_rate(entry.at("bandwidth"));
+    if (entry.contains("egress")) c.egress = parse_rate(entry.at("egress"));
+    if (entry.contains("ingress")) c.ingress = parse_rate(entry.at("ingress"));
+    n.schedule.push_back(c);
+  }
+  for (const json& entry : j.at("down")) {
+    LinkOutageSpec o;
+    o.from = entry.at("from").get<std::int64_t>();
+    o.to = entry.at("to").get<std::int64_t>();
+    o.start = parse_time(entry.at("start"));
+    o.end = parse_time(entry.at("end"));
+    n.down.push_back(o);
   }
 }
 
@@ -221,7 +279,7 @@ void check_compute(const Scenario& s) {
 
 // Node ids run over the workers, plus the parameter server (id = workers) if any.
 void check_node_id(const Scenario& s, std::int64_t id, const std::string& path) {
-  const bool has_server = s.algorithm.kind == "sgd" && s.algorithm.collective == "parameter-server";
+  const bool has_server = !s.decentralized() && s.algorithm.collective == "parameter-server";
   const std::int64_t last = has_server ? s.workers : s.workers - 1;
   if (id >= 0 && id <= last) return;
   std::string what =
@@ -229,6 +287,44 @@ void check_node_id(const Scenario& s, std::int64_t id, const std::string& path) 
   if (id == s.workers)
     what += " (the parameter server exists only with collective parameter-server)";
   throw InputError(path, what);
+}
+
+// network.schedule and network.down (sim/network/faults.hpp): each change names either a
+// link (from and to, with latency/bandwidth) or a node (with egress/ingress); entries are
+// in time order; an outage ends after it starts.
+void check_network_faults(const Scenario& s) {
+  const auto& schedule = s.network.schedule;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    const std::string path = index_path("network.schedule", i);
+    const NetworkChangeSpec& c = schedule[i];
+    if (i > 0 && c.at < schedule[i - 1].at)
+      throw InputError(path + ".at", "entries must be in time order (earlier than the one before)");
+    if (c.node) {
+      if (c.from || c.to)
+        throw InputError(path, "names both a node and a link: give either node or from and to");
+      check_node_id(s, *c.node, path + ".node");
+      if (c.latency || c.bandwidth)
+        throw InputError(path, "a node change sets egress or ingress, not latency or bandwidth");
+      if (!c.egress && !c.ingress) throw InputError(path, "a node change needs egress or ingress");
+      continue;
+    }
+    if (!c.from || !c.to) throw InputError(path, "needs either node, or from and to (a link)");
+    check_node_id(s, *c.from, path + ".from");
+    check_node_id(s, *c.to, path + ".to");
+    if (*c.from == *c.to) throw InputError(path + ".to", "must differ from \"from\"");
+    if (c.egress || c.ingress)
+      throw InputError(path, "a link change sets latency or bandwidth, not egress or ingress");
+    if (!c.latency && !c.bandwidth)
+      throw InputError(path, "a link change needs latency or bandwidth");
+  }
+  for (std::size_t i = 0; i < s.network.down.size(); ++i) {
+    const std::string path = index_path("network.down", i);
+    const LinkOutageSpec& o = s.network.down[i];
+    check_node_id(s, o.from, path + ".from");
+    check_node_id(s, o.to, path + ".to");
+    if (o.from == o.to) throw InputError(path + ".to", "must differ from \"from\"");
+    if (!(o.start < o.end)) throw InputError(path + ".end", "must be later than start");
+  }
 }
 
 void check_network(const Scenario& s) {
@@ -258,6 +354,7 @@ void check_network(const Scenario& s) {
                                  index_path("network.links", it->second) + ")");
     }
   }
+  check_network_faults(s);
 }
 
 // The compressor object's own checks (models/compress/factory.cpp), plus k <= d when the
@@ -276,12 +373,122 @@ void check_compressor(const Scenario& s) {
   }
 }
 
+// The sgd aliases and the SVRG family (sim/algorithms/svrg.cpp, alpc_svrg.cpp).
+void check_svrg_family(const Scenario& s) {
+  const AlgorithmSpec& a = s.algorithm;
+  if (a.kind == "qsgd" && a.compressor.kind != "qsgd") {
+    throw InputError("algorithm.compressor.kind",
+                     "algorithm qsgd is sgd with the qsgd compressor; must be \"qsgd\" (or "
+                     "absent), got \"" +
+                         a.compressor.kind + "\"");
+  }
+  if (a.kind == "ef-sgd" && !a.compressor.error_feedback) {
+    throw InputError("algorithm.compressor.error_feedback",
+                     "algorithm ef-sgd is sgd with error feedback; must be true (or absent)");
+  }
+  if (!a.svrg_family()) return;
+  if (a.downlink_compressor) {
+    if (a.collective != "parameter-server") {
+      throw InputError(
+          "algorithm.downlink_compressor",
+          "only a parameter server sends a downlink; collective is \"" + a.collective + "\"");
+    }
+    try {
+      (void)models::parse_compressor(a.downlink_compressor->options);
+    } catch (const models::CompressorConfigError& e) {
+      throw InputError("algorithm.downlink_compressor." + e.key(), e.what());
+    }
+  }
+  const bool has_math = s.model.kind != "profile";
+  if (!a.epoch_length && s.data.source == "none") {
+    throw InputError("algorithm.epoch_length",
+                     "required for models without data (model.kind \"" + s.model.kind +
+                         "\"): the epoch cannot be one pass over a shard");
+  }
+  if (a.kind == "alpc-svrg") {
+    if (a.momentum != 0.0 || a.weight_decay != 0.0) {
+      throw InputError(a.momentum != 0.0 ? "algorithm.momentum" : "algorithm.weight_decay",
+                       "alpc-svrg has its own (Katyusha) momentum and uses model.l2 for "
+                       "regularization; must be 0");
+    }
+    if (a.double_sampling && a.option == "II") {
+      throw InputError("algorithm.double_sampling",
+                       "the second sample feeds the option-I y-step; option II has none");
+    }
+    if (has_math && !a.sigma && s.model.l2 <= 0.0) {
+      throw InputError("algorithm.sigma",
+                       "Katyusha needs the strong convexity sigma > 0: give algorithm.sigma "
+                       "or model.l2 > 0 (sigma defaults to model.l2, which is 0)");
+    }
+    const bool estimable =
+        s.model.kind == "least-squares" || s.model.kind == "logistic" || s.model.kind == "softmax";
+    if (has_math && !a.L && !estimable) {
+      throw InputError("algorithm.L", "cannot be estimated for model.kind \"" + s.model.kind +
+                                          "\" (least-squares, logistic and softmax only); give it");
+    }
+  }
+}
+
+// Learning-rate schedules (sim/algorithms/lr_schedule.hpp).
+void check_schedule(const Scenario& s) {
+  const AlgorithmSpec::Schedule& schedule = s.algorithm.schedule;
+  const std::string path = "algorithm.schedule";
+  if (schedule.kind == "step" && schedule.milestones.empty())
+    throw InputError(path + ".milestones", "a step schedule needs at least one milestone");
+  for (std::size_t i = 1; i < schedule.milestones.size(); ++i) {
+    if (!(schedule.milestones[i - 1] < schedule.milestones[i]))
+      throw InputError(index_path(path + ".milestones", i), "milestones must increase");
+  }
+  if (schedule.warmup >= 1 && schedule.warmup != std::floor(schedule.warmup)) {
+    throw InputError(path + ".warmup",
+                     "below 1 a fraction of the run, from 1 on a whole number of iterations; "
+                     "got " +
+                         messages::number_text(schedule.warmup));
+  }
+  const bool fractions =
+      !schedule.milestones.empty() || (schedule.warmup > 0 && schedule.warmup < 1);
+  if (fractions && !s.stop.iterations && !s.stop.epochs) {
+    throw InputError(path,
+                     "milestones and fractional warmup are fractions of the run's "
+                     "iterations: they need stop.iterations or stop.epochs");
+  }
+  const bool constant = schedule.kind == "constant" && schedule.warmup == 0;
+  if (s.algorithm.kind == "alpc-svrg" && !constant) {
+    throw InputError(path,
+                     "alpc-svrg derives its steps from L and sigma (Katyusha); only "
+                     "{\"kind\": \"constant\"} without warmup");
+  }
+}
+
+// The gossip kinds of issue 7 (choco-sgd, adag-sgd, choco-gossip, sgp); the graph they
+// need (symmetric for the CHOCO family) is checked in topology_build.cpp.
+void check_gossip_algorithm(const Scenario& s) {
+  const AlgorithmSpec& a = s.algorithm;
+  const bool choco = a.kind == "choco-sgd" || a.kind == "adag-sgd" || a.kind == "choco-gossip";
+  if (!choco && a.kind != "sgp") return;
+  if (s.workers < 2) {
+    throw InputError("workers",
+                     a.kind + " needs at least 2 workers, got " + std::to_string(s.workers));
+  }
+  if (a.kind == "sgp" && a.compressor.kind != "none") {
+    throw InputError(
+        "algorithm.compressor.kind",
+        "sgp sends uncompressed (x, w) pairs; must be \"none\", got \"" + a.compressor.kind + "\"");
+  }
+  if (a.kind == "choco-gossip" && s.model.kind != "consensus" && s.model.kind != "profile") {
+    throw InputError("model.kind",
+                     "choco-gossip only averages (no local steps); needs model kind "
+                     "\"consensus\" or \"profile\", got \"" +
+                         s.model.kind + "\" (use choco-sgd to train)");
+  }
+}
+
 void check_algorithm(const Scenario& s) {
   const AlgorithmSpec& a = s.algorithm;
   if (a.nesterov && a.momentum == 0.0) {
     throw InputError("algorithm.nesterov", "requires algorithm.momentum > 0, got momentum 0");
   }
-  if (a.kind == "sgd" && a.collective == "ring-allreduce") {
+  if (!s.decentralized() && a.collective == "ring-allreduce") {
     // partial sums are re-encoded at every hop: only elementwise roundings are all-reducible
     if (a.compressor.kind != "none" && a.compressor.kind != "fp16") {
       throw InputError("algorithm.collective",
@@ -296,6 +503,9 @@ void check_algorithm(const Scenario& s) {
     }
   }
   check_compressor(s);
+  check_svrg_family(s);
+  check_gossip_algorithm(s);
+  check_schedule(s);
   if (a.kind == "dpsgd") {
     if (a.compressor.kind != "none") {
       throw InputError(

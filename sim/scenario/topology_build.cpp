@@ -26,6 +26,20 @@ WeightsNeeded weights_needed(const std::string& kind) {
   return WeightsNeeded::none;
 }
 
+namespace {
+// The CHOCO family exchanges public copies both ways along every edge: it needs an
+// undirected graph (static, or time-varying with per-neighbour copies).
+void check_graph_symmetry(const Scenario& s, const topo::GraphSchedule& schedule) {
+  const std::string& kind = s.algorithm.kind;
+  if (kind != "choco-sgd" && kind != "adag-sgd" && kind != "choco-gossip") return;
+  if (schedule.directed()) {
+    throw InputError("topology.kind", kind + " needs a symmetric (undirected) graph, but " +
+                                          s.topology.kind +
+                                          " is directed; use sgp (push-sum) on directed graphs");
+  }
+}
+}  // namespace
+
 topo::TopologyParams topology_params(const Scenario& s) {
   topo::TopologyParams p;
   p.kind = s.topology.kind;
@@ -53,6 +67,7 @@ void check_topology_for_algorithm(const Scenario& s) {
   const WeightsNeeded needed = weights_needed(s.algorithm.kind);
   if (needed == WeightsNeeded::none) return;
   const topo::GraphSchedule schedule = build_topology(s);
+  check_graph_symmetry(s, schedule);
   const topo::Stochasticity got = topo::schedule_stochasticity(schedule);
   const bool ok = needed == WeightsNeeded::doubly_stochastic ? got.doubly() : got.column;
   if (ok && got.nonnegative) return;

@@ -36,8 +36,14 @@ std::string_view status_name(RunStatus status) {
 
 bool run_finished(const std::filesystem::path& run_dir) {
   std::error_code ec;
-  return std::filesystem::is_regular_file(run_dir / "summary.json", ec) &&
-         std::filesystem::is_regular_file(run_dir / "metrics.csv", ec);
+  if (!std::filesystem::is_regular_file(run_dir / "summary.json", ec) ||
+      !std::filesystem::is_regular_file(run_dir / "metrics.csv", ec))
+    return false;
+  // A run stopped by SIGINT/SIGTERM has both files but "complete": false: redo it.
+  std::ifstream in(run_dir / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return !summary.is_discarded() && summary.is_object() &&
+         (!summary.contains("complete") || summary["complete"] == true);
 }
 
 RunRecord read_run_record(const std::filesystem::path& run_dir) {

@@ -2,7 +2,8 @@
 //   run_id,status,<one column per axis key>,repeat,seed,<the metrics.csv columns>
 // with the final metrics row of finished runs. Status is
 //   done     the run folder holds summary.json and metrics.csv (both written last,
-//            atomically, by `dlsim run`): the resume truth, whatever the index says;
+//            atomically, by `dlsim run`) and the summary is not "complete": false
+//            (an interrupted run): the resume truth, whatever the index says;
 //   failed   the run ended with an error (DIR/<id>/failed.json says how);
 //   running  being simulated right now by this invocation;
 //   pending  not run yet, or interrupted (its folder is redone by --resume).
@@ -32,7 +33,8 @@ struct RunRecord {
   nlohmann::json final;  // summary.json "final" when done, else null
 };
 
-/// True when the folder holds a complete run (summary.json and metrics.csv).
+/// True when the folder holds a complete run (summary.json and metrics.csv, and the
+/// summary not marked "complete": false by an interrupted run).
 bool run_finished(const std::filesystem::path& run_dir);
 
 /// What the folder says: done (with its final row), failed, or pending.

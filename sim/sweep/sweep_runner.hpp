@@ -3,7 +3,8 @@
 // the index is rewritten atomically after each start and finish (run_index.hpp).
 //
 // Resume rule: a point is finished iff its folder holds summary.json and
-// metrics.csv; everything else (failed, interrupted, never started) is redone from an
+// metrics.csv and the summary is not "complete": false (a run stopped by
+// SIGINT/SIGTERM); everything else (failed, interrupted, never started) is redone from an
 // emptied folder. Without --resume an existing non-empty DIR is refused, so a new
 // sweep never mixes with old results. Shards and MPI ranks always resume (their
 // peers write into the same DIR, and batch systems retry jobs).

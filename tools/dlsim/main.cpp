@@ -14,6 +14,7 @@
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
 #include "tools/dlsim/topology_command.hpp"
 
@@ -41,6 +42,7 @@ std::string format_bits(double bits) {
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool quiet, bool trace, std::uint64_t trace_limit) {
+  dlsim::tool::install_stop_signal_handlers();
   auto prepared = dlsim::sim::prepare(load(file, sets));
   dlsim::sim::RunOptions options;
   options.out_dir = out.empty() ? prepared.scenario.output_dir : out;
@@ -57,9 +59,10 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
     if (!f["train_loss"].is_null())
       line += fmt::format(", train_loss {:.6g}", f["train_loss"].get<double>());
     line += fmt::format(" -> {}", options.out_dir.string());
+    if (!summary["complete"].get<bool>()) line += " (interrupted)";
     std::printf("%s\n", line.c_str());
   }
-  return 0;
+  return summary["complete"].get<bool>() ? 0 : dlsim::tool::interrupted_exit_code();
 }
 
 }  // namespace

@@ -40,7 +40,15 @@ void print_table(const topo::TopologyFacts& f, const nlohmann::json& j) {
   row("time_varying", yes_no(f.time_varying));
   row("degree_min", std::to_string(f.degree_min) + (f.directed ? " (out-degree)" : ""));
   row("degree_max", std::to_string(f.degree_max) + (f.directed ? " (out-degree)" : ""));
-  row("diameter", number_or_dash(j["diameter"]) + (f.time_varying ? " (union of a period)" : ""));
+  std::string diameter = number_or_dash(j["diameter"]);
+  if (f.kind == "random-matching") {
+    diameter += " (a fresh matching every round)";
+  } else if (!f.diameter) {
+    diameter += " (exact computation too costly at this size)";
+  } else if (f.time_varying) {
+    diameter += " (union of a period)";
+  }
+  row("diameter", diameter);
   row("connected", yes_no(f.connected) + (f.directed ? " (strongly)" : ""));
   const std::string stochastic = f.stochasticity.doubly() ? "doubly stochastic"
                                  : f.stochasticity.row    ? "row-stochastic"

@@ -1,0 +1,129 @@
+// ALPC-SVRG: Katyusha momentum over LPC-SVRG's messages (ALGORITHMS.md §2).
+//   Yu, Wu, Huang, "Exploring Fast and Communication-Efficient Algorithms in Large-scale
+//   Distributed Networks", AISTATS 2019, arXiv:1901.08924.
+//   @inproceedings{yu2019lpcsvrg, author = {Yu, Yue and Wu, Jiaxiang and Huang, Junzhou},
+//     title = {Exploring Fast and Communication-Efficient Algorithms in Large-scale
+//     Distributed Networks}, booktitle = {AISTATS}, year = {2019}}
+//   Allen-Zhu, "Katyusha: The First Direct Acceleration of Stochastic Gradient Methods",
+//   STOC 2017 / JMLR 18(221), 2018.  @article{allenzhu2017katyusha}
+//
+// Constants: m = epoch_length, τ2 = 1/2, τ1 = min(√(mσ/(3L)), 1/2), α = 1/(3τ1L);
+// L and σ from algorithm.L / algorithm.sigma, else estimated (smoothness.hpp; σ = l2).
+// y₀ = z₀ = ỹ = x₀. Epoch: μ = (1/n) Σ_i ∇f_i(ỹ) (whole shards, fp32 unless
+// quantize_snapshot); inner step k (j = k mod m):
+//   x_{k+1} = τ1 z_k + τ2 ỹ + (1 − τ1 − τ2) y_k
+//   ∇̃ = μ + (1/n) Σ_i C(∇f_i(x_{k+1}; B) − ∇f_i(ỹ; B))
+//   z_{k+1} = prox_{αR}(z_k − α∇̃)
+//   option I:  y_{k+1} = prox_{R/(3L)}(x_{k+1} − ∇̃'/(3L))
+//   option II: y_{k+1} = x_{k+1} + τ1(z_{k+1} − z_k)
+//   end of epoch: ỹ ← Σ_j (1+ασ)^j y_{j+1} / Σ_j (1+ασ)^j.
+// ∇̃' = ∇̃, or with `double_sampling` μ + (1/n) Σ_i C'(same difference): a second,
+// independent encoding (stream 1, its own rounding draws, a second exchange round) of
+// every worker's message, so the z- and y-steps see independent quantization noise.
+// Every worker keeps the same replicas of x, y, z, ỹ and μ (svrg_common.hpp); the
+// metrics evaluate y_{k+1}, worker 0's replica.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/smoothness.hpp"
+#include "sim/algorithms/svrg_common.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+constexpr int kFirstStream = 0, kSecondStream = 1, kSnapshotStream = 2;
+
+struct Katyusha {
+  double L = 1, sigma = 0, tau1 = 0.5, tau2 = 0.5, alpha = 1;
+};
+
+Katyusha constants(const Training& t, std::int64_t m) {
+  const AlgorithmSpec& a = t.scenario.algorithm;
+  Katyusha c;
+  if (!t.objective.has_math()) return c;  // profile: timing only
+  c.sigma = a.sigma ? *a.sigma : t.scenario.model.l2;
+  c.L = a.L ? *a.L : estimate_smoothness(t.objective, *t.train);
+  c.tau1 = std::min(std::sqrt(double(m) * c.sigma / (3 * c.L)), 0.5);
+  c.alpha = 1 / (3 * c.tau1 * c.L);
+  return c;
+}
+
+Task<void> worker(Training& t, int id, Katyusha c) {
+  const AlgorithmSpec& a = t.scenario.algorithm;
+  const bool option_one = a.option == "I";
+  const bool double_sampling = a.double_sampling;
+  const std::int64_t m = epoch_length(t);
+  Node& me = t.nodes[std::size_t(id)];
+  WorkerMath math(t, id);
+  MeanExchange exchange(t, id, math);
+  BatchDifference difference(t, id);
+  const models::Objective& f = t.objective;
+
+  models::Vector y = t.initial, z = t.initial, snapshot = t.initial, x, mu, g_snapshot, d, mean,
+                 second, gradient, z_next;
+  models::Vector weighted_y = models::Vector::Zero(y.size());
+  double weight_sum = 0, weight = 1;
+  std::uint64_t round = 0;
+  for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
+    if (k % m == 0) {  // new epoch: snapshot and its full gradient
+      if (k > 0) {
+        ScopedWall timer(t.wall.math_s);
+        snapshot = weighted_y / weight_sum;
+      }
+      weighted_y.setZero();
+      weight_sum = 0;
+      weight = 1;
+      co_await me.compute(full_gradient_cost(t, id));
+      full_gradient(t, id, snapshot, g_snapshot);
+      co_await exchange.mean(round++, g_snapshot, {!a.quantize_snapshot, kSnapshotStream}, mu);
+    }
+    {
+      ScopedWall timer(t.wall.math_s);
+      x = c.tau1 * z + c.tau2 * snapshot + (1 - c.tau1 - c.tau2) * y;
+    }
+    co_await me.compute(difference(x, snapshot, d));
+    co_await exchange.mean(round++, d, {false, kFirstStream}, mean);
+    if (double_sampling) co_await exchange.mean(round++, d, {false, kSecondStream}, second);
+    {
+      ScopedWall timer(t.wall.math_s);
+      gradient = mu + mean;
+      z_next = z - c.alpha * gradient;
+      f.prox(z_next, c.alpha);
+      if (option_one) {
+        if (double_sampling) gradient = mu + second;
+        y = x - gradient / (3 * c.L);
+        f.prox(y, 1 / (3 * c.L));
+      } else {
+        y = x + c.tau1 * (z_next - z);
+      }
+      z = z_next;
+      weighted_y += weight * y;
+      weight_sum += weight;
+      weight *= 1 + c.alpha * c.sigma;
+    }
+    if (id == 0) t.recorder.deposit(0, k + 1, y);
+  }
+}
+
+}  // namespace
+
+void launch_alpc_svrg(Engine& engine, Training& t) {
+  const AlgorithmSpec& a = t.scenario.algorithm;
+  const std::int64_t m = epoch_length(t);
+  const Katyusha c = constants(t, m);
+  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, c));
+  if (a.collective == "parameter-server") {
+    const std::uint64_t per_step = a.double_sampling ? 2 : 1;
+    const std::uint64_t rounds_per_epoch = 1 + std::uint64_t(m) * per_step;
+    const bool quantize_snapshot = a.quantize_snapshot;
+    spawn_mean_server(engine, t, [=](std::uint64_t r) {
+      const std::uint64_t in_epoch = r % rounds_per_epoch;
+      if (in_epoch == 0) return RoundFormat{!quantize_snapshot, kSnapshotStream};
+      return RoundFormat{false, (in_epoch - 1) % per_step == 0 ? kFirstStream : kSecondStream};
+    });
+  }
+}
+
+}  // namespace dlsim::sim

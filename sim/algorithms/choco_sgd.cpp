@@ -1,0 +1,143 @@
+// CHOCO-SGD, AdaG-SGD and CHOCO-gossip on static symmetric graphs (ALGORITHMS.md §3).
+// Worker i keeps its model x_i, its public copy x̂_i (init 0) and s_i = Σ_{j∈N(i)} w_ij x̂_j
+// (init 0), the neighbours' copies as seen through the messages q_j. Iteration k of the
+// default order (the AdaGossip reference code's; steps 1–3 skipped at k = 0):
+//   1. s_i ← s_i + Σ_j w_ij q_j           (the messages of iteration k − 1)
+//   2. r_i = s_i + (w_ii − 1) x̂_i         (= Σ_j w_ij (x̂_j − x̂_i))
+//   3. x_i ← x_i + γ r_i                  (adag-sgd: γ_i ⊙ r_i, consensus_step.hpp)
+//   4. local step (local_step.hpp)        (choco-gossip: none)
+//   5. q_i = C(x_i − x̂_i); x̂_i ← x̂_i + q_i; send q_i to every neighbour (one encoding).
+// order "choco-paper" (the original CHOCO code): 4, 2–3 with the current copies, 5, then
+// receive this iteration's q_j (1). x̂_i is updated with the decoded q_i, exactly what
+// the neighbours add, so Σ_i r_i = 0 and, without gradients, the average of the models is
+// preserved up to double rounding. Metrics see x_i after the iteration.
+//
+// @inproceedings{koloskova2019decentralized,
+//   title={Decentralized Stochastic Optimization and Gossip Algorithms with Compressed
+//          Communication},
+//   author={Koloskova, Anastasia and Stich, Sebastian U. and Jaggi, Martin},
+//   booktitle={ICML}, year={2019}}
+// @inproceedings{koloskova2020decentralized,
+//   title={Decentralized Deep Learning with Arbitrary Communication Compression},
+//   author={Koloskova, Anastasia and Lin, Tao and Stich, Sebastian U. and Jaggi, Martin},
+//   booktitle={ICLR}, year={2020}}
+// @article{aketi2024adagossip,
+//   title={AdaGossip: Adaptive Consensus Step-size for Decentralized Deep Learning with
+//          Communication Compression},
+//   author={Aketi, Sai Aparna and Hashemi, Abolfazl and Roy, Kaushik},
+//   journal={arXiv preprint arXiv:2404.05919}, year={2024}}
+#include <memory>
+
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/consensus_step.hpp"
+#include "sim/algorithms/local_step.hpp"
+#include "sim/algorithms/worker_math.hpp"
+#include "topologies/schedule.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+class ChocoWorker {
+ public:
+  ChocoWorker(Training& t, int id, const topo::GraphSchedule& graph)
+      : t_(t),
+        me_(t.nodes[id]),
+        math_(t, id),
+        a_(t.scenario.algorithm),
+        step_(a_),
+        x_(t.initial_for(id)),
+        dimension_(t.objective.parameters()) {
+    topo::Neighborhood nb = graph.neighborhood(id, 0);
+    out_.assign(nb.out.begin(), nb.out.end());
+    in_.assign(nb.in.begin(), nb.in.end());
+    self_weight_ = nb.self_weight;
+    in_weights_ = std::move(nb.in_weights);
+    public_copy_ = models::Vector::Zero(x_.size());
+    neighbour_sum_ = models::Vector::Zero(x_.size());
+  }
+
+  Task<void> run() {
+    const bool gradients = a_.kind != "choco-gossip";
+    const bool paper_order = gradients && a_.order == "choco-paper";
+    for (std::int64_t k = 0; k < t_.recorder.iteration_limit(); ++k) {
+      if (paper_order) {
+        co_await local_step(k);
+        consensus();
+        co_await compress_and_send(k);
+        co_await receive(k);
+      } else {
+        if (k > 0) {
+          co_await receive(k - 1);
+          consensus();
+        }
+        if (gradients) co_await local_step(k);
+        co_await compress_and_send(k);
+      }
+      t_.recorder.deposit(me_.id(), k + 1, x_);
+    }
+  }
+
+ private:
+  // Step 1: s_i ← s_i + Σ_j w_ij q_j with the messages tagged `round`.
+  Task<void> receive(std::int64_t round) {
+    for (std::size_t j = 0; j < in_.size(); ++j) {
+      Message m = co_await me_.recv(in_[j], std::uint64_t(round));
+      math_.decode(m, received_);
+      if (received_.size() == x_.size() && x_.size() > 0)
+        neighbour_sum_ += in_weights_[j] * received_;
+    }
+  }
+
+  // Steps 2–3: r_i = s_i + (w_ii − 1) x̂_i; x_i ← x_i + γ r_i.
+  void consensus() {
+    if (x_.size() == 0) return;
+    ScopedWall timer(t_.wall.math_s);
+    gossip_error_ = neighbour_sum_ + (self_weight_ - 1) * public_copy_;
+    step_.apply(x_, gossip_error_);
+  }
+
+  // Step 4.
+  Task<void> local_step(std::int64_t k) {
+    co_await me_.compute(math_.gradient(x_, gradient_));
+    ScopedWall timer(t_.wall.math_s);
+    sim::local_step_at(k, t_.recorder.iteration_limit(), x_, momentum_, gradient_, a_,
+                       t_.objective);
+  }
+
+  // Step 5: q_i = C(x_i − x̂_i); x̂_i ← x̂_i + q_i (decoded, as the neighbours see it).
+  Task<void> compress_and_send(std::int64_t round) {
+    Payload q = math_.encode(x_ - public_copy_, dimension_);
+    if (x_.size() > 0) {
+      math_.decode(Message{me_.id(), me_.id(), std::uint64_t(round), q}, received_);
+      public_copy_ += received_;
+    }
+    co_await me_.broadcast(out_, std::uint64_t(round), std::move(q));
+  }
+
+  Training& t_;
+  Node& me_;
+  WorkerMath math_;
+  const AlgorithmSpec& a_;
+  ConsensusStep step_;
+  models::Vector x_, public_copy_, neighbour_sum_, gossip_error_, momentum_, gradient_, received_;
+  models::Index dimension_;
+  std::vector<NodeId> out_, in_;
+  double self_weight_ = 1.0;
+  std::vector<double> in_weights_;
+};
+
+Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
+  ChocoWorker w(t, id, *graph);
+  co_await w.run();
+}
+
+}  // namespace
+
+void launch_choco(Engine& engine, Training& t) {
+  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  if (graph->time_varying()) return launch_choco_time_varying(engine, t);
+  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, graph));
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,53 @@
+// CHOCO's consensus step x ← x + γ r, and AdaGossip's adaptive version (ALGORITHMS.md §3),
+// with r = Σ_j w_ij (x̂_j − x̂_i) the gossip error:
+//   choco:  x ← x + γ r
+//   adag:   v ← β v + (1 − β) r ⊙ r;   v̂ = v / (1 − β^k)   (k = steps taken so far, ≥ 1);
+//           γ_i = min(γ / (√v̂ + ε), 1);   x ← x + γ_i ⊙ r
+// AdaGossip sends nothing extra: v lives on the node.
+//
+// @article{aketi2024adagossip,
+//   title={AdaGossip: Adaptive Consensus Step-size for Decentralized Deep Learning with
+//          Communication Compression},
+//   author={Aketi, Sai Aparna and Hashemi, Abolfazl and Roy, Kaushik},
+//   journal={arXiv preprint arXiv:2404.05919}, year={2024}}
+#pragma once
+
+#include <cmath>
+
+#include "models/objectives/objective.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+
+class ConsensusStep {
+ public:
+  explicit ConsensusStep(const AlgorithmSpec& a)
+      : gamma_(a.consensus_step),
+        adaptive_(a.kind == "adag-sgd"),
+        beta_(a.beta),
+        epsilon_(a.epsilon) {}
+
+  /// x ← x + γ r (adag: γ_i ⊙ r).
+  void apply(models::Vector& x, const models::Vector& r) {
+    if (x.size() == 0) return;  // no math
+    if (!adaptive_) {
+      x += gamma_ * r;
+      return;
+    }
+    ++steps_;
+    if (v_.size() != r.size()) v_ = models::Vector::Zero(r.size());
+    v_ = beta_ * v_ + (1 - beta_) * r.cwiseProduct(r);
+    const double correction = 1 - std::pow(beta_, double(steps_));
+    x.array() += (gamma_ / ((v_.array() / correction).sqrt() + epsilon_)).min(1.0) * r.array();
+  }
+
+ private:
+  double gamma_;
+  bool adaptive_;
+  double beta_;
+  double epsilon_;
+  std::int64_t steps_ = 0;
+  models::Vector v_;
+};
+
+}  // namespace dlsim::sim

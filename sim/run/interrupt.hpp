@@ -1,0 +1,18 @@
+// Stopping a run early on request (SIGINT/SIGTERM, DESIGN.md §5 crash safety): a signal
+// handler records the signal with request_interrupt() (async-signal-safe: one lock-free
+// atomic store); run() checks interrupt_signal() after every completed iteration, stops
+// the engine, and writes the rows so far plus a summary.json with "complete": false.
+#pragma once
+
+namespace dlsim::sim {
+
+/// Records that the run should stop; `signal_number` > 0. Safe in a signal handler.
+void request_interrupt(int signal_number) noexcept;
+
+/// The signal recorded by request_interrupt(), or 0 when none was.
+int interrupt_signal() noexcept;
+
+/// Forgets a recorded request (tests run several interrupted runs in one process).
+void clear_interrupt() noexcept;
+
+}  // namespace dlsim::sim
