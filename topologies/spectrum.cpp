@@ -16,8 +16,10 @@ namespace {
 using SparseMatrix = Eigen::SparseMatrix<double>;
 using Eigen::VectorXd;
 
-// y = (S − σI)⁻¹ x by a sparse LDLᵀ factorization (S − σI is definite for the
-// shifts used here: σ above the spectrum).
+// y = (S − σI)⁻¹ x for Spectra's shift-invert solvers, by a sparse factorization of
+// S − σI: LDLᵀ (definite for shifts above the spectrum) or Cholesky (exists exactly
+// when σ < λmin, so set_shift throws otherwise — which the λmin search relies on).
+template <class Factorization>
 class ShiftSolve {
  public:
   using Scalar = double;
@@ -28,7 +30,7 @@ class ShiftSolve {
     SparseMatrix identity(rows(), cols());
     identity.setIdentity();
     solver_.compute(SparseMatrix(s_ - sigma * identity));
-    if (solver_.info() != Eigen::Success) throw std::runtime_error("LDLT failed");
+    if (solver_.info() != Eigen::Success) throw std::runtime_error("factorization failed");
   }
   void perform_op(const double* x_in, double* y_out) const {
     Eigen::Map<const VectorXd> x(x_in, rows());
@@ -38,8 +40,10 @@ class ShiftSolve {
 
  private:
   const SparseMatrix& s_;
-  Eigen::SimplicialLDLT<SparseMatrix> solver_;
+  Factorization solver_;
 };
+using LdltShiftSolve = ShiftSolve<Eigen::SimplicialLDLT<SparseMatrix>>;
+using CholeskyShiftSolve = ShiftSolve<Eigen::SimplicialLLT<SparseMatrix>>;
 
 struct Symmetrized {
   SparseMatrix s;  // S = D^½ W D^-½
@@ -103,9 +107,9 @@ double gap_lower_bound(const Symmetrized& m, std::optional<int> diameter) {
 std::optional<double> shift_invert_lambda2(const Symmetrized& m, std::optional<int> diameter) {
   try {
     const double sigma = 1.0 + 0.5 * gap_lower_bound(m, diameter);
-    ShiftSolve op(m.s);
+    LdltShiftSolve op(m.s);
     const Eigen::Index n = m.s.rows();
-    Spectra::SymEigsShiftSolver<ShiftSolve> solver(op, 2, std::min<Eigen::Index>(n, 20), sigma);
+    Spectra::SymEigsShiftSolver<LdltShiftSolve> solver(op, 2, std::min<Eigen::Index>(n, 20), sigma);
     solver.init();
     if (solver.compute(Spectra::SortRule::LargestMagn, 200, kTolerance) < 2) return std::nullopt;
     VectorXd values = solver.eigenvalues();  // the two nearest σ: 1 and λ2
@@ -115,31 +119,6 @@ std::optional<double> shift_invert_lambda2(const Symmetrized& m, std::optional<i
     return std::nullopt;
   }
 }
-
-// y = (S − σI)⁻¹ x by a sparse Cholesky factorization, which exists exactly when
-// σ < λmin: set_shift throws otherwise.
-class CholeskyShiftSolve {
- public:
-  using Scalar = double;
-  explicit CholeskyShiftSolve(const SparseMatrix& s) : s_(s) {}
-  Eigen::Index rows() const { return s_.rows(); }
-  Eigen::Index cols() const { return s_.cols(); }
-  void set_shift(double sigma) {
-    SparseMatrix identity(rows(), cols());
-    identity.setIdentity();
-    solver_.compute(SparseMatrix(s_ - sigma * identity));
-    if (solver_.info() != Eigen::Success) throw std::runtime_error("shift is not below λmin");
-  }
-  void perform_op(const double* x_in, double* y_out) const {
-    Eigen::Map<const VectorXd> x(x_in, rows());
-    Eigen::Map<VectorXd> y(y_out, rows());
-    y = solver_.solve(x);
-  }
-
- private:
-  const SparseMatrix& s_;
-  Eigen::SimplicialLLT<SparseMatrix> solver_;
-};
 
 // λmin: a rough Ritz value θ ≥ λmin from a short Lanczos run, then shift-invert at
 // σ = θ − ε for ε = 1e-4, 1e-3, ...: the first σ whose Cholesky factorization exists
