@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build test test-fast sanitize fuzz demo bench docs format clean
+.PHONY: all setup configure build test test-fast sanitize fuzz demo bench bench-e2e docs format clean
 
 all: build
 
@@ -77,6 +77,11 @@ demo: build
 # Every Google Benchmark program in bench/ (figures in the README).
 bench: build
 	@for b in $(BUILD_DIR)/bin/*_bench; do echo "== $$b"; $$b --benchmark_counters_tabular=true || exit 1; done
+
+# The end-to-end cases of scenarios/bench/ (median of BENCH_RUNS runs), one table.
+BENCH_RUNS ?= 3
+bench-e2e: build
+	$(PYTHON) bench/e2e.py --dlsim $(BUILD_DIR)/bin/dlsim --runs $(BENCH_RUNS)
 
 # The scenario key reference, generated from the validator's table.
 docs: build

@@ -1,7 +1,8 @@
 // The classic hold model (as in ns-3's scheduler benchmarks): keep N events pending;
 // each step pops the earliest and schedules a new one a random delay later. Compares
 // the dlsim engine (heap of 32-byte records + dispatch) with a bare
-// std::priority_queue of the same PODs. Target (issue 2): within 2x.
+// std::priority_queue of the same PODs. Target (issue 2): within 2x. Plus the fair-sharing
+// solver under churn (incremental versus full recomputation).
 //   build/bin/engine_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/network/fair_sharing.hpp"
 
 namespace {
 
@@ -89,8 +91,61 @@ void BM_PriorityQueueHold(benchmark::State& state) {
       benchmark::Counter(double(kSteps) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The network's hold model: `flows` transfers always in flight under fair sharing
+// between random port pairs of 1024 nodes; each end starts a new transfer. Counts
+// transfers per second for the incremental max-min solver and for the reference that
+// re-solves every component at every change.
+class Churn final : public dlsim::sim::TransferSink {
+ public:
+  Churn(Engine& e, dlsim::sim::FairSharing*& s, int nodes, std::int64_t budget)
+      : engine_(e), sharing_(s), nodes_(nodes), budget_(budget) {}
+  void start(dlsim::sim::TransferId id) {
+    const int a = int(rng_() % nodes_);
+    const int b = (a + 1 + int(rng_() % (nodes_ - 1))) % nodes_;
+    sharing_->add(id, a, b, double(1000 + rng_() % 100'000));
+  }
+  void transmitted(dlsim::sim::TransferId id) override {
+    if (--budget_ <= 0) return engine_.stop();
+    start(id);
+  }
+
+ private:
+  Engine& engine_;
+  dlsim::sim::FairSharing*& sharing_;
+  int nodes_;
+  std::int64_t budget_;
+  std::mt19937_64 rng_{7};
+};
+
+void BM_FairSharingChurn(benchmark::State& state) {
+  const auto flows = state.range(0);
+  const auto mode = state.range(1) ? dlsim::sim::FairSharing::Recompute::full
+                                   : dlsim::sim::FairSharing::Recompute::incremental;
+  const std::int64_t transfers = 20'000;
+  for (auto _ : state) {
+    Engine engine;
+    dlsim::sim::NetworkConfig config(1024, SimTime::from_ps(1000), 10e9, dlsim::sim::Sharing::fair,
+                                     0);
+    dlsim::sim::FairSharing* sharing = nullptr;
+    Churn churn(engine, sharing, 1024, transfers);
+    dlsim::sim::FairSharing solver(engine, config, churn, mode);
+    sharing = &solver;
+    for (std::int64_t i = 0; i < flows; ++i) churn.start(dlsim::sim::TransferId(i));
+    engine.run();
+  }
+  state.counters["transfers_per_s"] = benchmark::Counter(
+      double(transfers) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(BM_FairSharingChurn)
+    ->Args({16, 0})
+    ->Args({16, 1})
+    ->Args({256, 0})
+    ->Args({256, 1})
+    ->Args({2048, 0})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EngineHold)->Arg(100)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PriorityQueueHold)
     ->Arg(100)

@@ -36,7 +36,8 @@ TEST_CASE("keys of another kind are rejected and say which kind takes them", "[s
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "data": {}, "l2": 0.1}})",
                  "model.data", "unknown key \"data\"");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "l2": 0.1}})", "model.l2",
-                 "for kind \"profile\" (valid for kind: least-squares, logistic, softmax, mlp)");
+                 "for kind \"profile\" (valid for kind: least-squares, logistic, softmax, mlp, "
+                 "lenet5, resnet)");
   check_rejected(
       R"({"model": {"kind": "profile", "parameters": 10}, "data": {"test_fraction": 0.1}})",
       "data.test_fraction", "for source \"none\"");
@@ -117,7 +118,8 @@ TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][err
                  "unknown source \"cvs\"; expected one of: synthetic-regression, "
                  "synthetic-classification, csv, libsvm, fashion-mnist, none");
   check_rejected(R"({"model": {"kind": "mpl"}})", "model.kind",
-                 "expected one of: least-squares, logistic, softmax, mlp, consensus, profile");
+                 "expected one of: least-squares, logistic, softmax, mlp, lenet5, resnet, "
+                 "consensus, profile");
   check_rejected(R"({"algorithm": {"kind": "chocco-sgd"}})", "algorithm.kind",
                  "unknown kind \"chocco-sgd\"");
   check_rejected(R"({"algorithm": {"compressor": {"kind": "zip"}}})", "algorithm.compressor.kind",

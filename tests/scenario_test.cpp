@@ -48,7 +48,8 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
       "nodes": [], "links": [], "faults": {"drop_probability": 0}, "schedule": [], "down": []})"));
   CHECK(r["compute"] == json::parse(R"({"speed": "10GFLOPS", "per_worker": [], "jitter": 0})"));
   CHECK(r["stop"] == json::parse(R"({"iterations": 100})"));
-  CHECK(r["metrics"] == json::parse(R"({"every": {"iterations": 10}, "test": true})"));
+  CHECK(r["metrics"] ==
+        json::parse(R"({"every": {"iterations": 10}, "test": true, "per_worker": false})"));
   CHECK(r["output"] == json::parse(R"({"dir": "results/run"})"));
   CHECK(r["sweep"] == json::parse(R"({"grid": {}, "repeat": 1})"));
   CHECK(keys_of(r).size() == 14);

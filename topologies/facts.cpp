@@ -45,7 +45,10 @@ TopologyFacts describe(const GraphSchedule& s) {
   const Graph united = s.period_union();
   f.connected = is_connected(united);
   f.diameter = diameter(united, s.vertex_transitive());
-  if (!s.directed() && !s.time_varying()) {
+  if (!s.directed() && !s.time_varying() && s.circulant() && s.nodes() >= 2 &&
+      s.nodes() <= kDenseNodes) {
+    f.spectrum = symmetric_circulant_spectrum(*round0);  // exact, instead of O(n³) dense
+  } else if (!s.directed() && !s.time_varying()) {
     f.spectrum = symmetric_spectrum(*round0, s.rule(), f.diameter);
   } else if (s.circulant()) {
     std::vector<std::shared_ptr<const RoundGraph>> rounds;

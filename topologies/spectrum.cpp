@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 
 #include <Spectra/MatOp/SparseSymMatProd.h>
 #include <Spectra/SymEigsShiftSolver.h>
@@ -245,6 +246,26 @@ Spectrum symmetric_spectrum(const RoundGraph& r, WeightRule rule, std::optional<
     return sp;
   }
   return from_eigenvalues(*lambda2, *lambda_min, method);
+}
+
+Spectrum symmetric_circulant_spectrum(const RoundGraph& r) {
+  const int n = r.out.nodes();
+  std::vector<double> column(std::size_t(n), 0.0);  // c_i = W_{i,0}
+  column[0] = r.weights.self[0];
+  for (int i : r.out.out(0)) {
+    const auto in = r.in.out(i);
+    const auto at = std::lower_bound(in.begin(), in.end(), 0) - in.begin();
+    column[i] += r.weights.in[r.in.offsets[i] + at];
+  }
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> eigenvalues;
+  fft.fwd(eigenvalues, column);
+  double lambda2 = -std::numeric_limits<double>::infinity(), lambda_min = eigenvalues[0].real();
+  for (int k = 1; k < n; ++k) {
+    lambda2 = std::max(lambda2, eigenvalues[k].real());
+    lambda_min = std::min(lambda_min, eigenvalues[k].real());
+  }
+  return from_eigenvalues(lambda2, lambda_min, "FFT of the symmetric circulant W");
 }
 
 Spectrum circulant_product_spectrum(const std::vector<std::shared_ptr<const RoundGraph>>& rounds) {

@@ -4,7 +4,9 @@
 // a symmetric matrix (uniform: W = D⁻¹(A + I) with D = diag(d_i + 1), and
 // S = D^½ W D^-½ = D^-½ (A + I) D^-½), so the spectrum is real: λ1 = 1 ≥ λ2 ≥ ... ≥
 // λmin, and the spectral gap is 1 − max(|λ2|, |λmin|).
-//   n ≤ kDenseNodes: dense Eigen::SelfAdjointEigenSolver.
+//   n ≤ kDenseNodes: dense Eigen::SelfAdjointEigenSolver (circulant kinds — ring,
+//     exponential, complete — take the exact FFT of the first column instead, as the
+//     dense solver's O(n³) dominated short runs on 1,024 nodes: facts.cpp).
 //   larger n: sparse S only (never a dense n×n matrix), with Spectra:
 //     restarted Lanczos (SymEigsSolver, both ends of the spectrum: 1, λ2, λmin); or,
 //     for graphs whose diameter is long (> 4 log2 n + 4: ring, torus, grid), where
@@ -50,6 +52,9 @@ struct Spectrum {
 };
 
 Spectrum symmetric_spectrum(const RoundGraph& round, WeightRule rule, std::optional<int> diameter);
+/// λ2 and λmin of a symmetric circulant W (ring, exponential, complete): the real
+/// parts of the FFT of its first column, O(n log n) (used instead of the dense solver).
+Spectrum symmetric_circulant_spectrum(const RoundGraph& round);
 /// SLEM of the product W_{T−1} ··· W_1 W_0 of circulant rounds.
 Spectrum circulant_product_spectrum(const std::vector<std::shared_ptr<const RoundGraph>>& rounds);
 Spectrum random_matching_spectrum(int n);

@@ -13,7 +13,8 @@ void launch_dpsgd(Engine& engine, Training& t);
 void launch_choco(Engine& engine, Training& t);               // choco-sgd, adag-sgd, choco-gossip
 void launch_choco_time_varying(Engine& engine, Training& t);  // per-neighbour copies
 void launch_sgp(Engine& engine, Training& t);
-void launch_svrg(Engine& engine, Training& t);  // svrg, prox-svrg, lpc-svrg
+void launch_compressed_push_sum(Engine& engine, Training& t);  // choco-sgp, adag-sgp
+void launch_svrg(Engine& engine, Training& t);                 // svrg, prox-svrg, lpc-svrg
 void launch_alpc_svrg(Engine& engine, Training& t);
 
 /// Model holders whose deposits make an iteration complete (see Recorder).

@@ -75,15 +75,16 @@ Task<void> worker(Training& t, int id, Katyusha c) {
       weighted_y.setZero();
       weight_sum = 0;
       weight = 1;
-      co_await me.compute(full_gradient_cost(t, id));
-      full_gradient(t, id, snapshot, g_snapshot);
+      co_await me.compute([&] {  // this worker's own state only (node.hpp)
+        full_gradient(t, id, snapshot, g_snapshot);
+        return full_gradient_cost(t, id);
+      });
       co_await exchange.mean(round++, g_snapshot, {!a.quantize_snapshot, kSnapshotStream}, mu);
     }
-    {
-      ScopedWall timer(t.wall.math_s);
+    co_await me.compute([&] {
       x = c.tau1 * z + c.tau2 * snapshot + (1 - c.tau1 - c.tau2) * y;
-    }
-    co_await me.compute(difference(x, snapshot, d));
+      return difference(x, snapshot, d);
+    });
     co_await exchange.mean(round++, d, {false, kFirstStream}, mean);
     if (double_sampling) co_await exchange.mean(round++, d, {false, kSecondStream}, second);
     {

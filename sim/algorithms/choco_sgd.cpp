@@ -10,7 +10,8 @@
 // order "choco-paper" (the original CHOCO code): 4, 2–3 with the current copies, 5, then
 // receive this iteration's q_j (1). x̂_i is updated with the decoded q_i, exactly what
 // the neighbours add, so Σ_i r_i = 0 and, without gradients, the average of the models is
-// preserved up to double rounding. Metrics see x_i after the iteration.
+// preserved up to double rounding. Metrics see x_i after the iteration. A failed
+// neighbour leaves s_i and gives its weight to w_ii (node failures, failures.hpp).
 //
 // @inproceedings{koloskova2019decentralized,
 //   title={Decentralized Stochastic Optimization and Gossip Algorithms with Compressed
@@ -30,6 +31,7 @@
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/consensus_step.hpp"
+#include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
 #include "topologies/schedule.hpp"
@@ -55,64 +57,96 @@ class ChocoWorker {
     in_weights_ = std::move(nb.in_weights);
     public_copy_ = models::Vector::Zero(x_.size());
     neighbour_sum_ = models::Vector::Zero(x_.size());
+    // With node failures, each neighbour's copy x̂_j, to take it out of s_i (failures.hpp).
+    if (t.failures) copies_.assign(in_.size(), models::Vector::Zero(x_.size()));
   }
 
   Task<void> run() {
     const bool gradients = a_.kind != "choco-gossip";
     const bool paper_order = gradients && a_.order == "choco-paper";
     for (std::int64_t k = 0; k < t_.recorder.iteration_limit(); ++k) {
+      if (fails_now(t_, me_.id(), k)) co_return;  // failures.hpp
+      // The math between receiving and sending touches only this worker's state: one
+      // compute job (node.hpp), run in parallel with the other workers' (--threads).
       if (paper_order) {
-        co_await local_step(k);
-        consensus();
-        co_await compress_and_send(k);
-        co_await receive(k);
-      } else {
-        if (k > 0) {
-          co_await receive(k - 1);
+        co_await me_.compute([&] {
+          const models::ComputeCost cost = local_step(k);
           consensus();
-        }
-        if (gradients) co_await local_step(k);
-        co_await compress_and_send(k);
+          compress(k);
+          return cost;
+        });
+        co_await me_.broadcast(out_, std::uint64_t(k), std::move(q_));
+        co_await receive(k, k);
+      } else {
+        if (k > 0) co_await receive(k - 1, k);
+        co_await me_.compute([&] {
+          if (k > 0) consensus();
+          const models::ComputeCost cost = gradients ? local_step(k) : models::ComputeCost{};
+          compress(k);
+          return cost;
+        });
+        co_await me_.broadcast(out_, std::uint64_t(k), std::move(q_));
       }
       t_.recorder.deposit(me_.id(), k + 1, x_);
     }
   }
 
  private:
-  // Step 1: s_i ← s_i + Σ_j w_ij q_j with the messages tagged `round`.
-  Task<void> receive(std::int64_t round) {
-    for (std::size_t j = 0; j < in_.size(); ++j) {
-      Message m = co_await me_.recv(in_[j], std::uint64_t(round));
-      math_.decode(m, received_);
-      if (received_.size() == x_.size() && x_.size() > 0)
+  // Step 1: s_i ← s_i + Σ_j w_ij q_j with the messages tagged `round` (in iteration k).
+  Task<void> receive(std::int64_t round, std::int64_t k) {
+    const SimTime since = me_.now();
+    for (std::size_t j = 0; j < in_.size();) {
+      std::optional<Message> m =
+          co_await receive_or_failure(t_, me_.id(), in_[j], std::uint64_t(round), k, since);
+      if (!m) {
+        forget_neighbour(j);
+        continue;
+      }
+      math_.decode(*m, received_);
+      if (received_.size() == x_.size() && x_.size() > 0) {
         neighbour_sum_ += in_weights_[j] * received_;
+        if (!copies_.empty()) copies_[j] += received_;
+      }
+      ++j;
     }
+  }
+
+  // Neighbour in_[j] failed: w_ii ← w_ii + w_ij, s_i = Σ_{j alive} w_ij x̂_j (recomputed
+  // from the copies), and no more messages to it.
+  void forget_neighbour(std::size_t j) {
+    self_weight_ += in_weights_[j];
+    forget_peer(out_, in_[j]);
+    in_.erase(in_.begin() + std::ptrdiff_t(j));
+    in_weights_.erase(in_weights_.begin() + std::ptrdiff_t(j));
+    copies_.erase(copies_.begin() + std::ptrdiff_t(j));
+    if (x_.size() == 0) return;
+    neighbour_sum_.setZero();
+    for (std::size_t i = 0; i < in_.size(); ++i) neighbour_sum_ += in_weights_[i] * copies_[i];
   }
 
   // Steps 2–3: r_i = s_i + (w_ii − 1) x̂_i; x_i ← x_i + γ r_i.
   void consensus() {
     if (x_.size() == 0) return;
-    ScopedWall timer(t_.wall.math_s);
     gossip_error_ = neighbour_sum_ + (self_weight_ - 1) * public_copy_;
     step_.apply(x_, gossip_error_);
   }
 
-  // Step 4.
-  Task<void> local_step(std::int64_t k) {
-    co_await me_.compute(math_.gradient(x_, gradient_));
-    ScopedWall timer(t_.wall.math_s);
+  // Step 4 (inside the compute job); returns the gradient's cost.
+  models::ComputeCost local_step(std::int64_t k) {
+    const models::ComputeCost cost = math_.gradient(x_, gradient_);
     sim::local_step_at(k, t_.recorder.iteration_limit(), x_, momentum_, gradient_, a_,
                        t_.objective);
+    return cost;
   }
 
-  // Step 5: q_i = C(x_i − x̂_i); x̂_i ← x̂_i + q_i (decoded, as the neighbours see it).
-  Task<void> compress_and_send(std::int64_t round) {
-    Payload q = math_.encode(x_ - public_copy_, dimension_);
+  // Step 5 (inside the compute job): q_i = C(x_i − x̂_i); x̂_i ← x̂_i + q_i (decoded, as
+  // the neighbours see it). The caller broadcasts q_.
+  void compress(std::int64_t round) {
+    q_ = math_.encode(x_ - public_copy_, dimension_);
     if (x_.size() > 0) {
-      math_.decode(Message{me_.id(), me_.id(), std::uint64_t(round), q}, received_);
+      math_.decode(Message{me_.id(), me_.id(), std::uint64_t(round), q_}, received_);
       public_copy_ += received_;
     }
-    co_await me_.broadcast(out_, std::uint64_t(round), std::move(q));
   }
 
   Training& t_;
@@ -122,9 +156,11 @@ class ChocoWorker {
   ConsensusStep step_;
   models::Vector x_, public_copy_, neighbour_sum_, gossip_error_, momentum_, gradient_, received_;
   models::Index dimension_;
+  Payload q_;  // this iteration's message
   std::vector<NodeId> out_, in_;
   double self_weight_ = 1.0;
   std::vector<double> in_weights_;
+  std::vector<models::Vector> copies_;  // x̂_j per in-neighbour (node failures only)
 };
 
 Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {

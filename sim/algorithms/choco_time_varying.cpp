@@ -51,24 +51,33 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
   ConsensusStep step(a);
   models::Vector x = t.initial_for(id), momentum, g, received, r;
   std::map<int, PairCopies> copies;  // every neighbour ever met
+  std::vector<Payload> outgoing;     // this round's message to each out-neighbour
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     const topo::Neighborhood nb = graph->neighborhood(id, k);
-    if (gradients) {
-      co_await me.compute(math.gradient(x, g));
-      ScopedWall timer(t.wall.math_s);
-      local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, a, t.objective);
-    }
-    for (int j : nb.out) {
-      PairCopies& c = copies[j];
-      if (c.mine.size() != x.size()) {
-        c.mine = models::Vector::Zero(x.size());
-        c.theirs = models::Vector::Zero(x.size());
+    // Local step and every outgoing encoding: this worker's own state only, one compute
+    // job (node.hpp); the messages then go out one after the other.
+    outgoing.resize(nb.out.size());
+    co_await me.compute([&] {
+      models::ComputeCost cost;
+      if (gradients) {
+        cost = math.gradient(x, g);
+        local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, a, t.objective);
       }
-      Payload q = math.encode(x - c.mine, d, j + 1);
-      math.decode(Message{me.id(), NodeId(j), std::uint64_t(k), q}, received);
-      if (x.size() > 0) c.mine += received;
-      co_await me.send(NodeId(j), std::uint64_t(k), std::move(q));
-    }
+      for (std::size_t o = 0; o < nb.out.size(); ++o) {
+        const int j = nb.out[o];
+        PairCopies& c = copies[j];
+        if (c.mine.size() != x.size()) {
+          c.mine = models::Vector::Zero(x.size());
+          c.theirs = models::Vector::Zero(x.size());
+        }
+        outgoing[o] = math.encode(x - c.mine, d, j + 1);
+        math.decode(Message{me.id(), NodeId(j), std::uint64_t(k), outgoing[o]}, received);
+        if (x.size() > 0) c.mine += received;
+      }
+      return cost;
+    });
+    for (std::size_t o = 0; o < nb.out.size(); ++o)
+      co_await me.send(NodeId(nb.out[o]), std::uint64_t(k), std::move(outgoing[o]));
     r = models::Vector::Zero(x.size());
     for (std::size_t n = 0; n < nb.in.size(); ++n) {
       const int j = nb.in[n];

@@ -3,7 +3,9 @@
 //   choco:  x ← x + γ r
 //   adag:   v ← β v + (1 − β) r ⊙ r;   v̂ = v / (1 − β^k)   (k = steps taken so far, ≥ 1);
 //           γ_i = min(γ / (√v̂ + ε), 1);   x ← x + γ_i ⊙ r
-// AdaGossip sends nothing extra: v lives on the node.
+// AdaGossip sends nothing extra: v lives on the node. AdaptiveStepSize is the second
+// line on its own, for the compressed push-sum (compressed_push_sum.hpp), which feeds it
+// the messages of one sender instead of a node's gossip error.
 //
 // @article{aketi2024adagossip,
 //   title={AdaGossip: Adaptive Consensus Step-size for Decentralized Deep Learning with
@@ -19,13 +21,39 @@
 
 namespace dlsim::sim {
 
+/// AdaGossip's per-coordinate step γ_k = min(γ / (√(v/(1 − β^k)) + ε), 1) after k
+/// observations r¹..r^k with v ← β v + (1 − β) r ⊙ r.
+class AdaptiveStepSize {
+ public:
+  AdaptiveStepSize(double gamma, double beta, double epsilon)
+      : gamma_(gamma), beta_(beta), epsilon_(epsilon) {}
+
+  void observe(const models::Vector& r) {
+    ++steps_;
+    if (v_.size() != r.size()) v_ = models::Vector::Zero(r.size());
+    v_ = beta_ * v_ + (1 - beta_) * r.cwiseProduct(r);
+  }
+  /// The step of every coordinate (needs at least one observation).
+  Eigen::ArrayXd step() const {
+    const double correction = 1 - std::pow(beta_, double(steps_));
+    return (gamma_ / ((v_.array() / correction).sqrt() + epsilon_)).min(1.0);
+  }
+  std::int64_t observations() const { return steps_; }
+
+ private:
+  double gamma_;
+  double beta_;
+  double epsilon_;
+  std::int64_t steps_ = 0;
+  models::Vector v_;
+};
+
 class ConsensusStep {
  public:
   explicit ConsensusStep(const AlgorithmSpec& a)
       : gamma_(a.consensus_step),
         adaptive_(a.kind == "adag-sgd"),
-        beta_(a.beta),
-        epsilon_(a.epsilon) {}
+        adaptive_step_(a.consensus_step, a.beta, a.epsilon) {}
 
   /// x ← x + γ r (adag: γ_i ⊙ r).
   void apply(models::Vector& x, const models::Vector& r) {
@@ -34,20 +62,14 @@ class ConsensusStep {
       x += gamma_ * r;
       return;
     }
-    ++steps_;
-    if (v_.size() != r.size()) v_ = models::Vector::Zero(r.size());
-    v_ = beta_ * v_ + (1 - beta_) * r.cwiseProduct(r);
-    const double correction = 1 - std::pow(beta_, double(steps_));
-    x.array() += (gamma_ / ((v_.array() / correction).sqrt() + epsilon_)).min(1.0) * r.array();
+    adaptive_step_.observe(r);
+    x.array() += adaptive_step_.step() * r.array();
   }
 
  private:
   double gamma_;
   bool adaptive_;
-  double beta_;
-  double epsilon_;
-  std::int64_t steps_ = 0;
-  models::Vector v_;
+  AdaptiveStepSize adaptive_step_;
 };
 
 }  // namespace dlsim::sim

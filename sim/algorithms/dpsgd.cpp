@@ -6,10 +6,12 @@
 // Works on every topology kind: static, time-varying (the round's graph comes from
 // the topology's schedule) and directed (out- and in-neighbours differ). Full models
 // (fp32) travel on every arc; round k's messages carry tag k, so a message of a
-// later round is never mixed in early.
+// later round is never mixed in early. A failed in-neighbour's weight goes to w_ii
+// (node failures, failures.hpp).
 #include <memory>
 
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
 #include "topologies/schedule.hpp"
@@ -38,19 +40,33 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
   models::Vector x = t.initial_for(id), momentum, g, received, mixed;
   RoundPeers peers = peers_of(*graph, id, 0);
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
+    if (fails_now(t, id, k)) co_return;  // failures.hpp
     if (k > 0 && graph->time_varying()) peers = peers_of(*graph, id, k);
-    co_await me.compute(math.gradient(x, g));
-    {
-      ScopedWall timer(t.wall.math_s);
+    Payload message;
+    co_await me.compute([&] {  // this worker's own state only (node.hpp)
+      const models::ComputeCost cost = math.gradient(x, g);
       local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, t.scenario.algorithm,
                     t.objective);
-    }
-    co_await me.broadcast(peers.out, std::uint64_t(k), math.encode(x, t.objective.parameters()));
-    mixed = peers.self_weight * x;
-    for (std::size_t j = 0; j < peers.in.size(); ++j) {
-      Message m = co_await me.recv(peers.in[j], std::uint64_t(k));
-      math.decode(m, received);
+      message = math.encode(x, t.objective.parameters());
+      mixed = peers.self_weight * x;
+      return cost;
+    });
+    co_await me.broadcast(peers.out, std::uint64_t(k), std::move(message));
+    const SimTime since = me.now();
+    for (std::size_t j = 0; j < peers.in.size();) {
+      std::optional<Message> m =
+          co_await receive_or_failure(t, id, peers.in[j], std::uint64_t(k), k, since);
+      if (!m) {  // in[j] failed: its weight goes to x, from this round on (failures.hpp)
+        mixed += peers.in_weights[j] * x;
+        peers.self_weight += peers.in_weights[j];
+        forget_peer(peers.out, peers.in[j]);
+        peers.in.erase(peers.in.begin() + std::ptrdiff_t(j));
+        peers.in_weights.erase(peers.in_weights.begin() + std::ptrdiff_t(j));
+        continue;
+      }
+      math.decode(*m, received);
       if (received.size() == x.size()) mixed += peers.in_weights[j] * received;
+      ++j;
     }
     x = mixed;
     t.recorder.deposit(id, k + 1, x);

@@ -30,6 +30,8 @@ void launch_algorithm(Engine& engine, Training& t) {
       s.algorithm.kind == "choco-gossip")
     return launch_choco(engine, t);
   if (s.algorithm.kind == "sgp") return launch_sgp(engine, t);
+  if (s.algorithm.kind == "choco-sgp" || s.algorithm.kind == "adag-sgp")
+    return launch_compressed_push_sum(engine, t);
   if (s.algorithm.kind == "svrg" || s.algorithm.kind == "lpc-svrg") return launch_svrg(engine, t);
   if (s.algorithm.kind == "alpc-svrg") return launch_alpc_svrg(engine, t);
   if (s.algorithm.sgd_family()) {  // qsgd and ef-sgd: sgd with their compressor

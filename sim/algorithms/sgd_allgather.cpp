@@ -19,25 +19,33 @@ Task<void> worker(Training& t, int id) {
   for (int j = 0; j < n; ++j)
     if (j != id) others.push_back(j);
   models::Vector x = t.initial, momentum, g, received, sum;
+  std::vector<Message> messages(std::size_t(n), Message{});
+  Payload mine;
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
-    co_await me.compute(math.gradient(x, g));
-    const Payload mine = math.encode(g, t.objective.parameters());
+    co_await me.compute([&] {  // this worker's own state only (node.hpp)
+      const models::ComputeCost cost = math.gradient(x, g);
+      mine = math.encode(g, t.objective.parameters());
+      return cost;
+    });
     co_await me.broadcast(others, k, mine);
-    sum = models::Vector::Zero(x.size());
     for (int j = 0; j < n; ++j) {
-      if (j == id) {
-        math.decode(Message{id, id, std::uint64_t(k), mine}, received);
-      } else {
-        Message m = co_await me.recv(j, k);
-        math.decode(m, received);
-      }
-      sum += received;
+      if (j == id)
+        messages[std::size_t(j)] = Message{id, id, std::uint64_t(k), mine};
+      else
+        messages[std::size_t(j)] = co_await me.recv(j, k);
     }
-    {
-      ScopedWall timer(t.wall.math_s);
+    // Decoding the n messages and the step: a job that takes no simulated time.
+    co_await me.compute([&] {
+      sum = models::Vector::Zero(x.size());
+      for (const Message& m : messages) {
+        math.decode(m, received);
+        sum += received;
+      }
+      for (Message& m : messages) m.payload.reset();  // release the round's buffers
       local_step_at(k, t.recorder.iteration_limit(), x, momentum, sum / double(n),
                     t.scenario.algorithm, t.objective);
-    }
+      return models::ComputeCost{};
+    });
     if (id == 0) t.recorder.deposit(0, k + 1, x);
   }
 }

@@ -17,11 +17,17 @@ Task<void> worker(Training& t, int id) {
   WorkerMath math(t, id);
   models::Vector x = t.initial, g;
   const auto d = t.objective.parameters();
+  Message model;  // the server's reply of the previous iteration, decoded in the job
+  Payload message;
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
-    co_await me.compute(math.gradient(x, g));
-    co_await me.send(server, k, math.encode(g, d));
-    Message model = co_await me.recv(server, k);
-    math.decode_fp32(model, x);
+    co_await me.compute([&] {  // this worker's own state only (node.hpp)
+      if (k > 0) math.decode_fp32(model, x);
+      const models::ComputeCost cost = math.gradient(x, g);
+      message = math.encode(g, d);
+      return cost;
+    });
+    co_await me.send(server, k, std::move(message));
+    model = co_await me.recv(server, k);
   }
 }
 

@@ -7,6 +7,7 @@
 // chunk keeps the same fp32 rounding it sends, so all replicas stay identical.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/local_step.hpp"
+#include "sim/algorithms/ring_allreduce_symmetric.hpp"
 #include "sim/algorithms/worker_math.hpp"
 
 namespace dlsim::sim {
@@ -26,7 +27,7 @@ Task<void> worker(Training& t, int id) {
   models::Vector x = t.initial, momentum, g, chunk;
   const std::uint64_t steps = 2 * std::uint64_t(n - 1);
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
-    co_await me.compute(math.gradient(x, g));
+    co_await me.compute([&] { return math.gradient(x, g); });  // own state only (node.hpp)
     auto send_chunk = [&](int c, std::uint64_t tag) {
       return me.send(
           next, tag,
@@ -68,6 +69,7 @@ Task<void> worker(Training& t, int id) {
 }  // namespace
 
 void launch_sgd_ring_allreduce(Engine& engine, Training& t) {
+  if (launch_symmetric_ring_allreduce(engine, t)) return;  // exact, one representative
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i));
 }
 

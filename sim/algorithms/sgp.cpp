@@ -8,7 +8,8 @@
 // Σ_i x_i and Σ_i w_i are conserved, so z_i converges to the average. A message is the
 // fp32 vector [x_i; w_i] (d + 1 coordinates, 32(d + 1) bits); the sender keeps the value
 // as sent (decoded), so the sums are conserved up to double rounding. Metrics see the
-// de-biased models z_i.
+// de-biased models z_i. A failed neighbour's push share stays with the sender
+// (node failures, failures.hpp).
 //
 // @inproceedings{assran2019stochastic,
 //   title={Stochastic Gradient Push for Distributed Deep Learning},
@@ -20,6 +21,7 @@
 #include <memory>
 
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
 #include "topologies/schedule.hpp"
@@ -33,31 +35,45 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
   WorkerMath math(t, id);
   const models::Index d = t.objective.parameters();
   const bool has_math = t.objective.has_math();
-  models::Vector x = t.initial_for(id), z = x, momentum, g, received;
+  models::Vector x = t.initial_for(id), z = x, momentum, g, received, sent;
   // (x, w) travel together as [x; w]; `pair` holds it.
   models::Vector pair(has_math ? x.size() + 1 : 0), mixed;
   double w = 1.0;
+  std::vector<int> failed;  // neighbours found failed (static graphs only; failures.hpp)
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
-    const topo::Neighborhood nb = graph->neighborhood(id, graph->time_varying() ? k : 0);
+    if (fails_now(t, id, k)) co_return;
+    topo::Neighborhood nb = graph->neighborhood(id, graph->time_varying() ? k : 0);
+    for (int dead : failed) forget_push_peer(nb, *graph, id, dead);
     const std::vector<NodeId> out(nb.out.begin(), nb.out.end());
-    co_await me.compute(math.gradient(z, g));
-    {
-      ScopedWall timer(t.wall.math_s);
+    Payload p;
+    co_await me.compute([&] {  // this worker's own state only (node.hpp)
+      const models::ComputeCost cost = math.gradient(z, g);
       local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, t.scenario.algorithm,
                     t.objective);
-    }
-    if (has_math) {
-      pair.head(x.size()) = x;
-      pair[x.size()] = w;
-    }
-    Payload p = math.encode_fp32(pair, d + 1);
-    math.decode_fp32(Message{me.id(), me.id(), std::uint64_t(k), p}, received);  // as sent
-    mixed = nb.self_weight * received;
+      if (has_math) {
+        pair.head(x.size()) = x;
+        pair[x.size()] = w;
+      }
+      p = math.encode_fp32(pair, d + 1);
+      math.decode_fp32(Message{me.id(), me.id(), std::uint64_t(k), p}, sent);  // as sent
+      mixed = nb.self_weight * sent;
+      return cost;
+    });
     co_await me.broadcast(out, std::uint64_t(k), std::move(p));
-    for (std::size_t j = 0; j < nb.in.size(); ++j) {
-      Message m = co_await me.recv(NodeId(nb.in[j]), std::uint64_t(k));
-      math.decode_fp32(m, received);
+    const SimTime since = me.now();
+    for (std::size_t j = 0; j < nb.in.size();) {
+      std::optional<Message> m =
+          co_await receive_or_failure(t, id, NodeId(nb.in[j]), std::uint64_t(k), k, since);
+      if (!m) {  // in[j] failed: this round's share pushed to it comes back
+        const int dead = nb.in[j];
+        if (has_math) mixed += push_share(*graph, dead, id) * sent;
+        forget_push_peer(nb, *graph, id, dead);
+        failed.push_back(dead);
+        continue;
+      }
+      math.decode_fp32(*m, received);
       if (has_math) mixed += nb.in_weights[j] * received;
+      ++j;
     }
     if (has_math) {
       ScopedWall timer(t.wall.math_s);

@@ -58,15 +58,17 @@ Task<void> worker(Training& t, int id) {
       }
       snapshot = x;
       iterate_sum.setZero();
-      co_await me.compute(full_gradient_cost(t, id));
-      full_gradient(t, id, snapshot, g_snapshot);
+      co_await me.compute([&] {  // this worker's own state only (node.hpp)
+        full_gradient(t, id, snapshot, g_snapshot);
+        return full_gradient_cost(t, id);
+      });
       co_await exchange.mean(round++, g_snapshot, snapshot_format, mu);
     }
-    co_await me.compute(difference(x, snapshot, d));
-    {
-      ScopedWall timer(t.wall.math_s);
+    co_await me.compute([&] {
+      const models::ComputeCost cost = difference(x, snapshot, d);
       message = send_difference ? d : models::Vector(d + mu);
-    }
+      return cost;
+    });
     co_await exchange.mean(round++, message, inner_format, mean);
     {
       ScopedWall timer(t.wall.math_s);

@@ -44,7 +44,7 @@ void full_gradient(const Training& t, int id, const models::Vector& x, models::V
     g.resize(0);
     return;
   }
-  ScopedWall timer(t.wall.math_s);
+  ScopedWall timer(t.wall.math());
   if (!t.train) {
     t.objective.gradient(x, models::Dataset{}, {}, g);
     return;
@@ -67,7 +67,7 @@ models::ComputeCost BatchDifference::operator()(const models::Vector& x,
     difference.resize(0);
     return times(t_.objective.gradient_cost(batch), 2);
   }
-  ScopedWall timer(t_.wall.math_s);
+  ScopedWall timer(t_.wall.math());
   if (!sampler_) {  // no data: the objective's gradient ignores rows
     t_.objective.gradient(x, models::Dataset{}, {}, difference);
     t_.objective.gradient(snapshot, models::Dataset{}, {}, at_snapshot_);
@@ -136,7 +136,7 @@ Task<void> MeanExchange::via_server(std::uint64_t round, const models::Vector& m
   if (!t_.objective.has_math()) {
     mean.resize(0);
   } else if (downlink_decoder_) {
-    ScopedWall timer(t_.wall.compress_s);
+    ScopedWall timer(t_.wall.compress());
     downlink_decoder_->decode(*m.payload, mean);
   } else {
     math_.decode_fp32(m, mean);
@@ -220,7 +220,7 @@ Task<void> mean_server(Training& t, RoundSchedule schedule) {
     if (!downlink) {
       out = math.encode_fp32(sum, d);
     } else {
-      ScopedWall timer(t.wall.compress_s);
+      ScopedWall timer(t.wall.compress());
       out = has_math ? Payload(std::make_shared<const models::Encoded>(
                            downlink->encode(sum, downlink_rng)))
                      : sized(downlink->bits_for(d), d);

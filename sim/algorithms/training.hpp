@@ -17,10 +17,17 @@
 
 namespace dlsim::sim {
 
-/// Wall-clock seconds spent in the math and in compression (the rest is engine).
+/// Wall-clock seconds spent in the math and in compression on the engine thread (the
+/// rest is engine). Compute jobs (`co_await me.compute([&] {...})`) are timed by their
+/// own clock (compute_job.hpp): code that may run inside one must time itself with
+/// math() and compress(), which then point at the job's own counters, never at these
+/// shared fields.
 struct WallAccount {
   double math_s = 0;
   double compress_s = 0;
+
+  double& math() { return current_job_wall ? current_job_wall->discarded_s : math_s; }
+  double& compress() { return current_job_wall ? current_job_wall->compress_s : compress_s; }
 };
 
 /// Adds the wall time of its scope to a counter.
@@ -36,6 +43,8 @@ class ScopedWall {
   std::chrono::steady_clock::time_point t0_;
 };
 
+class NodeFailures;  // sim/runtime/node_failures.hpp
+
 struct Training {
   const Scenario& scenario;
   const models::Objective& objective;
@@ -45,6 +54,7 @@ struct Training {
   std::vector<Node> nodes;       // workers 0..n-1, then the server if any
   Recorder& recorder;
   WallAccount& wall;
+  NodeFailures* failures = nullptr;  // network.faults.fail; null: no node fails
 
   int workers() const { return int(scenario.workers); }
 

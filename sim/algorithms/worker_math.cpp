@@ -52,14 +52,14 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
     if (t_.objective.has_math()) t_.objective.gradient(x, models::Dataset{}, {}, g);
     return t_.objective.gradient_cost(batch);
   }
-  ScopedWall timer(t_.wall.math_s);
+  ScopedWall timer(t_.wall.math());
   const auto rows = sampler_->next();
   t_.objective.gradient(x, *t_.train, rows, g);
   return t_.objective.gradient_cost(models::Index(rows.size()));
 }
 
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
-  ScopedWall timer(t_.wall.compress_s);
+  ScopedWall timer(t_.wall.compress());
   models::Compressor& compressor = stream_compressor(stream);
   if (!t_.objective.has_math()) {
     auto e = std::make_shared<models::Encoded>();
@@ -71,7 +71,7 @@ Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int
 }
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
-  ScopedWall timer(t_.wall.compress_s);
+  ScopedWall timer(t_.wall.compress());
   if (!t_.objective.has_math()) {
     out.resize(0);
     return;
@@ -80,7 +80,7 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
 }
 
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
-  ScopedWall timer(t_.wall.compress_s);
+  ScopedWall timer(t_.wall.compress());
   if (!t_.objective.has_math()) {
     auto e = std::make_shared<models::Encoded>();
     e->bits = fp32_.bits_for(dimension);
@@ -91,7 +91,7 @@ Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension
 }
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
-  ScopedWall timer(t_.wall.compress_s);
+  ScopedWall timer(t_.wall.compress());
   if (!t_.objective.has_math()) {
     out.resize(0);
     return;

@@ -1,5 +1,7 @@
 #include "sim/engine/engine.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace dlsim::sim {
@@ -8,6 +10,7 @@ Engine::~Engine() {
   // Destroying suspended coroutine frames runs their destructors; no event may
   // refer to them afterwards.
   queue_.clear();
+  jobs_.clear();  // they live in the frames destroyed next
   processes_.clear();
 }
 
@@ -29,7 +32,15 @@ void Engine::spawn(Task<void> process) {
 
 void Engine::run(SimTime until) {
   stopped_ = false;
-  while (!queue_.empty() && !stopped_) {
+  while (!stopped_) {
+    // The instant is over when no event is left at `now`: run its computations, whose
+    // finish() schedules the resumptions (at now or later).
+    if (!jobs_.empty() && (queue_.empty() || queue_.top().time != now_)) {
+      run_jobs();
+      if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+      continue;
+    }
+    if (queue_.empty()) break;
     if (queue_.top().time > until) {
       now_ = until;
       return;
@@ -44,6 +55,29 @@ void Engine::run(SimTime until) {
     }
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
+}
+
+void Engine::set_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("threads must be >= 1");
+  pool_ = threads > 1 ? std::make_unique<JobPool>(threads) : nullptr;
+}
+
+void Engine::run_jobs() {
+  running_.swap(jobs_);  // finish() may register new jobs at this instant
+  jobs_.clear();
+  const auto t0 = std::chrono::steady_clock::now();
+  if (pool_) {
+    pool_->run_all(running_);
+  } else {
+    for (ComputeJob* job : running_) job->run();
+  }
+  jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++job_phases_;
+  std::stable_sort(running_.begin(), running_.end(), [](const ComputeJob* a, const ComputeJob* b) {
+    return a->order() < b->order();
+  });
+  for (ComputeJob* job : running_) job->finish();
+  running_.clear();
 }
 
 void Engine::on_process_done(std::exception_ptr error) {

@@ -6,9 +6,11 @@
 #include <coroutine>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <vector>
 
 #include "sim/engine/event_queue.hpp"
+#include "sim/engine/job_pool.hpp"
 #include "sim/engine/task.hpp"
 #include "sim/engine/units.hpp"
 
@@ -37,6 +39,19 @@ class Engine final : private ProcessObserver {
   /// Schedules the resumption of a suspended coroutine at `at` (>= now).
   void schedule_resume(SimTime at, std::coroutine_handle<> h);
 
+  /// Registers a computation (job_pool.hpp). Before the clock moves past the current
+  /// instant, run() runs every registered job (in parallel with threads > 1) and then
+  /// calls their finish() in node-id order on this thread.
+  void submit(ComputeJob* job) { jobs_.push_back(job); }
+  /// Threads for the jobs (>= 1; default 1: inline, one after another).
+  void set_threads(int threads);
+  int threads() const { return pool_ ? pool_->threads() : 1; }
+  /// The pool (null with one thread), for other work between events (metrics).
+  JobPool* pool() const { return pool_.get(); }
+  /// Wall seconds spent running jobs (the parallel phases), and how many phases.
+  double jobs_wall_s() const { return jobs_wall_s_; }
+  std::uint64_t job_phases() const { return job_phases_; }
+
   /// Adds a process; it starts at the current time, after already scheduled events.
   void spawn(Task<void> process);
 
@@ -54,6 +69,7 @@ class Engine final : private ProcessObserver {
 
  private:
   void on_process_done(std::exception_ptr error) override;
+  void run_jobs();
 
   SimTime now_{};
   std::uint64_t next_seq_ = 0;
@@ -63,6 +79,11 @@ class Engine final : private ProcessObserver {
   std::size_t finished_ = 0;
   std::exception_ptr error_;
   bool stopped_ = false;
+  std::vector<ComputeJob*> jobs_;  // registered at the current instant
+  std::vector<ComputeJob*> running_;
+  std::unique_ptr<JobPool> pool_;  // null: one thread
+  double jobs_wall_s_ = 0;
+  std::uint64_t job_phases_ = 0;
 };
 
 }  // namespace dlsim::sim

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "models/objectives/objective.hpp"
+#include "sim/engine/job_pool.hpp"
+#include "sim/metrics/observer.hpp"
 
 namespace dlsim::sim {
 
@@ -29,13 +31,23 @@ class Evaluator {
             const models::Dataset* test, bool decentralized)
       : objective_(objective), train_(train), test_(test), decentralized_(decentralized) {}
 
+  /// The train loss, test loss and test accuracy are independent passes over the data:
+  /// with a pool of several threads they run at once (each pass computed exactly as
+  /// without one, so the results do not depend on the pool).
+  void set_pool(JobPool* pool) { pool_ = pool; }
+
   Evaluation evaluate(const std::vector<models::Vector>& models) const;
+  /// Each model on its own (metrics.per_worker): train_loss of x_i (the objective's
+  /// loss_of_models of x_i alone when it has one, e.g. consensus: ||x_i − x̄⁰||²), test
+  /// loss and accuracy of x_i, and ||x_i − x̄||².
+  std::vector<WorkerMetrics> evaluate_each(const std::vector<models::Vector>& models) const;
 
  private:
   const models::Objective& objective_;
   const models::Dataset* train_;
   const models::Dataset* test_;
   bool decentralized_;
+  JobPool* pool_ = nullptr;
 };
 
 }  // namespace dlsim::sim

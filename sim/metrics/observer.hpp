@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,16 @@ struct MetricsRow {
   double wall_s = 0;
 };
 
+/// One worker's own model at a metrics point (metrics.per_worker; workers.csv): the same
+/// measures as MetricsRow, of x_i instead of the average x̄, and ||x_i − x̄||².
+struct WorkerMetrics {
+  int worker = 0;
+  std::optional<double> train_loss;
+  std::optional<double> test_loss;
+  std::optional<double> test_accuracy;
+  std::optional<double> consensus_distance;
+};
+
 /// Cheap, frequent news for progress displays (after every completed iteration).
 struct Progress {
   double time_s = 0;
@@ -41,6 +52,11 @@ class MetricsObserver {
   virtual ~MetricsObserver() = default;
   virtual void on_row(const MetricsRow& row) = 0;
   virtual void on_progress(const Progress&) {}
+  /// With metrics.per_worker, after on_row(row): every worker's own metrics at that point.
+  virtual void on_workers(const MetricsRow& row, std::span<const WorkerMetrics> workers) {
+    (void)row;
+    (void)workers;
+  }
   /// The run ended normally; `summary` is the content of summary.json.
   virtual void on_finish(const nlohmann::json& summary) { (void)summary; }
 };

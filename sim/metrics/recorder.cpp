@@ -63,10 +63,40 @@ void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
     s.models.resize(plan_.holders);
     s.models[holder] = x;
   }
-  if (++s.count < plan_.holders) return;
-  std::vector<models::Vector> complete_models = std::move(s.models);
+  if (++s.count < holders_at(k)) return;
+  std::vector<models::Vector> complete_models = present_models(k, std::move(s.models));
   pending_.erase(k);
   complete(k, std::move(complete_models));
+}
+
+int Recorder::holders_at(std::int64_t k) const {
+  if (last_deposit_.empty()) return plan_.holders;
+  return int(std::count_if(last_deposit_.begin(), last_deposit_.end(),
+                           [k](std::int64_t last) { return last >= k; }));
+}
+
+std::vector<models::Vector> Recorder::present_models(std::int64_t k,
+                                                     std::vector<models::Vector>&& models) const {
+  if (last_deposit_.empty() || models.empty()) return std::move(models);
+  std::vector<models::Vector> present;
+  for (std::size_t h = 0; h < models.size(); ++h)
+    if (last_deposit_[h] >= k) present.push_back(std::move(models[h]));
+  return present;
+}
+
+void Recorder::retire(int holder, std::int64_t last) {
+  if (last_deposit_.empty())
+    last_deposit_.assign(std::size_t(plan_.holders), std::numeric_limits<std::int64_t>::max());
+  last_deposit_[std::size_t(holder)] = last;
+  // Iterations the other holders have all deposited already complete now, in order.
+  while (true) {
+    auto it = pending_.upper_bound(last);
+    if (it == pending_.end() || it->second.count < holders_at(it->first)) return;
+    const std::int64_t k = it->first;
+    std::vector<models::Vector> complete_models = present_models(k, std::move(it->second.models));
+    pending_.erase(it);
+    complete(k, std::move(complete_models));
+  }
 }
 
 void Recorder::start(const std::vector<models::Vector>& initial) {
@@ -103,6 +133,8 @@ void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) 
   const std::int64_t k = at.iteration;
   const auto t0 = Clock::now();
   const Evaluation e = evaluator_.evaluate(models);
+  std::vector<WorkerMetrics> each;
+  if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
   wall_metrics_s_ += seconds_since(t0);
 
   MetricsRow row;
@@ -119,6 +151,8 @@ void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) 
   row.consensus_distance = e.consensus_distance;
   row.wall_s = seconds_since(start_);
   for (auto* o : observers_) o->on_row(row);
+  if (plan_.metrics.per_worker)
+    for (auto* o : observers_) o->on_workers(row, each);
   last_row_ = row;
   last_emitted_ = k;
   latest_.reset();

@@ -7,6 +7,8 @@
 // holders have deposited k, iteration k is complete at that simulated instant.
 // A row is written for iteration 0 (the initial model), for every scheduled point,
 // and for the last complete iteration when the run stops.
+// With metrics.per_worker every row is followed by each holder's own metrics
+// (Evaluator::evaluate_each, timed with the rest) for the observers' on_workers().
 #pragma once
 
 #include <chrono>
@@ -46,6 +48,9 @@ class Recorder {
   bool wants(std::int64_t k) const;
   /// Holder `holder` finished iteration k with model x (copied when wanted).
   void deposit(int holder, std::int64_t k, const models::Vector& x);
+  /// Holder `holder` stopped (a failed node) after depositing iteration `last`: later
+  /// iterations complete without it and their rows average over the other holders.
+  void retire(int holder, std::int64_t last);
   /// Writes the row of iteration 0.
   void start(const std::vector<models::Vector>& initial);
   /// Writes the row of the last complete iteration if it has none yet.
@@ -61,6 +66,10 @@ class Recorder {
     std::vector<models::Vector> models;
   };
   bool scheduled(std::int64_t k) const;
+  // Holders that deposit iteration k, and the models of those (retired holders left out).
+  int holders_at(std::int64_t k) const;
+  std::vector<models::Vector> present_models(std::int64_t k,
+                                             std::vector<models::Vector>&& models) const;
   std::optional<double> epoch(std::int64_t k) const;
   void complete(std::int64_t k, std::vector<models::Vector>&& models);
   // When and at which counters an iteration completed.
@@ -81,6 +90,7 @@ class Recorder {
   Clock::time_point start_;
   bool track_every_iteration_;  // the final row may fall on any iteration
   std::map<std::int64_t, Snapshot> pending_;
+  std::vector<std::int64_t> last_deposit_;  // per holder; empty until a holder retires
   std::int64_t completed_ = 0;
   std::int64_t last_emitted_ = -1;
   std::optional<std::pair<Stamp, std::vector<models::Vector>>> latest_;  // of `completed_`

@@ -1,18 +1,31 @@
 #include "sim/network/fair_sharing.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <span>
 
 namespace dlsim::sim {
 
-FairSharing::FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink)
-    : engine_(engine), config_(config), sink_(sink) {
+namespace {
+// Event kinds of the scheduler's own events.
+constexpr std::uint64_t kSolve = 0, kWake = 1;
+
+bool later_due(SimTime a_finish, TransferId a_id, SimTime b_finish, TransferId b_id) {
+  return a_finish != b_finish ? a_finish > b_finish : a_id > b_id;
+}
+}  // namespace
+
+FairSharing::FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink,
+                         Recompute mode)
+    : engine_(engine), config_(config), sink_(sink), mode_(mode) {
   const int n = config.nodes();
-  capacity_.resize(2 * n);
+  capacity_.resize(2 * std::size_t(n));
   for (int i = 0; i < n; ++i) {
     capacity_[i] = config.egress(i);
     capacity_[n + i] = config.ingress(i);
   }
+  users_.resize(capacity_.size());
 }
 
 int FairSharing::link_resource(NodeId src, NodeId dst) {
@@ -22,20 +35,63 @@ int FairSharing::link_resource(NodeId src, NodeId dst) {
   if (bw >= std::min(config_.egress(src), config_.ingress(dst))) return -1;
   const auto key = (std::uint64_t(std::uint32_t(src)) << 32) | std::uint32_t(dst);
   auto [it, inserted] = link_ids_.try_emplace(key, int(capacity_.size()));
-  if (inserted) capacity_.push_back(bw);
+  if (inserted) {
+    capacity_.push_back(bw);
+    users_.emplace_back();
+  }
   return it->second;
 }
 
+void FairSharing::mark(int resource) {
+  if (resource >= 0) dirty_.push_back(resource);
+}
+
+void FairSharing::attach(TransferId id) {
+  Flow& f = flows_[id];
+  for (int k = 0; k < 3; ++k) {
+    const int r = f.resources[k];
+    if (r < 0) continue;
+    f.position[k] = int(users_[r].size());
+    users_[r].push_back(id);
+    mark(r);
+  }
+}
+
+void FairSharing::detach(TransferId id) {
+  Flow& f = flows_[id];
+  for (int k = 0; k < 3; ++k) {
+    const int r = f.resources[k];
+    if (r < 0) continue;
+    auto& list = users_[r];
+    const TransferId moved = list.back();  // swap-remove; fix the moved flow's position
+    list[f.position[k]] = moved;
+    Flow& m = flows_[moved];
+    for (int j = 0; j < 3; ++j)
+      if (m.resources[j] == r) m.position[j] = f.position[k];
+    list.pop_back();
+    mark(r);
+  }
+}
+
 void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
-  advance();
+  if (id >= flows_.size()) flows_.resize(std::size_t(id) + 1);
   const int n = config_.nodes();
-  flows_.push_back(Flow{id, {src, n + dst, link_resource(src, dst)}, bits, 0.0});
-  solve();
-  schedule_next();
+  Flow& f = flows_[id];
+  f = Flow{{src, n + dst, link_resource(src, dst)},
+           {0, 0, 0},
+           bits,
+           0.0,
+           engine_.now(),
+           SimTime::max(),
+           next_order_++,
+           f.generation + 1,
+           true};
+  ++active_;
+  attach(id);
+  request_solve();
 }
 
 void FairSharing::rates_changed() {
-  advance();
   const int n = config_.nodes();
   for (int i = 0; i < n; ++i) {
     capacity_[i] = config_.egress(i);
@@ -43,82 +99,262 @@ void FairSharing::rates_changed() {
   }
   for (const auto& [key, resource] : link_ids_)
     capacity_[resource] = config_.link(NodeId(key >> 32), NodeId(key & 0xffffffffu)).bandwidth;
-  for (Flow& f : flows_) f.resources[2] = link_resource(f.resources[0], f.resources[1] - n);
-  solve();
-  schedule_next();
+  for (TransferId id = 0; id < flows_.size(); ++id) {
+    Flow& f = flows_[id];
+    if (!f.active) continue;
+    const int link = link_resource(f.resources[0], f.resources[1] - n);
+    if (link != f.resources[2]) {
+      detach(id);
+      flows_[id].resources[2] = link;
+      attach(id);
+    }
+  }
+  for (int r = 0; r < int(capacity_.size()); ++r) mark(r);
+  request_solve();
 }
 
-void FairSharing::on_event(std::uint64_t version) {
-  if (version != version_) return;  // planned before a later change
-  advance();
-  // Every flow that would finish within the next picosecond is done now.
-  std::vector<TransferId> done;
-  std::erase_if(flows_, [&](const Flow& f) {
-    if (f.remaining > f.rate * 1e-12) return false;
-    done.push_back(f.id);
-    return true;
-  });
-  solve();
-  schedule_next();
-  for (TransferId id : done) sink_.transmitted(id);
+void FairSharing::request_solve() {
+  if (solve_pending_) return;
+  solve_pending_ = true;
+  engine_.schedule(engine_.now(), this, kSolve);
 }
 
-void FairSharing::advance() {
-  const double dt = (engine_.now() - last_update_).seconds();
-  last_update_ = engine_.now();
-  if (dt <= 0) return;
-  for (Flow& f : flows_) f.remaining -= f.rate * dt;
+void FairSharing::on_event(std::uint64_t kind) {
+  if (kind == kSolve) {
+    solve();
+    arm();
+  } else {
+    wake();
+  }
 }
 
 void FairSharing::solve() {
+  solve_pending_ = false;
+  if (mode_ == Recompute::full) {
+    dirty_.clear();
+    for (int r = 0; r < int(capacity_.size()); ++r) dirty_.push_back(r);
+  }
+  if (++stamp_ == 0) {  // wrapped: forget all stamps
+    std::fill(resource_stamp_.begin(), resource_stamp_.end(), 0);
+    std::fill(flow_stamp_.begin(), flow_stamp_.end(), 0);
+    stamp_ = 1;
+  }
+  resource_stamp_.resize(capacity_.size(), 0);
+  flow_stamp_.resize(flows_.size(), 0);
   left_.resize(capacity_.size());
-  users_.assign(capacity_.size(), 0);
-  touched_.clear();
-  for (const Flow& f : flows_) {
-    for (int r : f.resources) {
-      if (r < 0) continue;
-      if (users_[r]++ == 0) {
-        touched_.push_back(r);
-        left_[r] = capacity_[r];
+  count_.resize(capacity_.size());
+  saturated_.resize(capacity_.size());
+  component_resources_.clear();
+  component_flows_.clear();
+  // Each unvisited marked resource that has users seeds one connected component
+  // (breadth-first over resource -> its flows -> their resources).
+  for (int seed : dirty_) {
+    if (resource_stamp_[seed] == stamp_ || users_[seed].empty()) continue;
+    const std::size_t first_flow = component_flows_.size();
+    const std::size_t first_resource = component_resources_.size();
+    resource_stamp_[seed] = stamp_;
+    component_resources_.push_back(seed);
+    for (std::size_t q = first_resource; q < component_resources_.size(); ++q) {
+      for (TransferId id : users_[component_resources_[q]]) {
+        if (flow_stamp_[id] == stamp_) continue;
+        flow_stamp_[id] = stamp_;
+        component_flows_.push_back(id);
+        for (int r : flows_[id].resources) {
+          if (r < 0 || resource_stamp_[r] == stamp_) continue;
+          resource_stamp_[r] = stamp_;
+          component_resources_.push_back(r);
+        }
       }
     }
+    solve_component(first_flow, first_resource);
   }
-  saturated_.resize(capacity_.size());
-  fixed_.assign(flows_.size(), 0);
-  std::size_t unfixed = flows_.size();
-  while (unfixed > 0) {
-    // Progressive filling: the resources with the smallest fair share saturate first,
-    // all of them at once when several tie (a symmetric pattern then takes one round).
+  dirty_.clear();
+  compact_due();
+}
+
+void FairSharing::solve_component(std::size_t first_flow, std::size_t first_resource) {
+  const auto resources = std::span(component_resources_).subspan(first_resource);
+  const auto flows = std::span(component_flows_).subspan(first_flow);
+  const std::size_t flow_count = flows.size();
+  flows_solved_ += flow_count;
+  for (int r : resources) {
+    left_[r] = capacity_[r];
+    count_[r] = int(users_[r].size());
+  }
+  new_rate_.assign(flow_count, -1.0);  // -1: not fixed yet
+  if (mode_ == Recompute::full)
+    fill_by_scanning(resources, flows);
+  else
+    fill_with_heap(resources, flows);
+  const SimTime now = engine_.now();
+  for (std::size_t k = 0; k < flow_count; ++k) {
+    const TransferId id = flows[k];
+    Flow& f = flows_[id];
+    if (new_rate_[k] == f.rate) continue;  // unchanged: keep its accounting untouched
+    f.remaining -= f.rate * (now - f.since).seconds();
+    f.since = now;
+    f.rate = new_rate_[k];
+    f.finish =
+        f.rate > 0 ? now + transmission_time(std::max(f.remaining, 0.0), f.rate) : SimTime::max();
+    ++f.generation;
+    due_.push_back(Due{f.finish, id, f.generation});
+    std::push_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) {
+      return later_due(a.finish, a.id, b.finish, b.id);
+    });
+  }
+}
+
+// Progressive filling: the resources with the smallest fair share max(left, 0)/count
+// saturate first, all of them at once when several tie within 1e-12 (a symmetric
+// pattern then takes one round); their unfixed flows get that share. Every flow fixed
+// in a round gets the same share, so the order of the subtractions does not matter.
+//
+// The reference: every round scans all resources and all unfixed flows (O(rounds · F)).
+void FairSharing::fill_by_scanning(std::span<const int> resources,
+                                   std::span<const TransferId> flows) {
+  unfixed_.clear();
+  for (std::size_t k = 0; k < flows.size(); ++k) unfixed_.push_back(std::uint32_t(k));
+  while (!unfixed_.empty()) {
     double share = std::numeric_limits<double>::infinity();
-    for (int r : touched_)
-      if (users_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / users_[r]);
-    for (int r : touched_)
-      saturated_[r] = users_[r] > 0 && std::max(left_[r], 0.0) / users_[r] <= share * (1 + 1e-12);
-    for (std::size_t k = 0; k < flows_.size(); ++k) {
-      Flow& f = flows_[k];
-      if (fixed_[k]) continue;
+    for (int r : resources)
+      if (count_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / count_[r]);
+    for (int r : resources)
+      saturated_[r] = count_[r] > 0 && std::max(left_[r], 0.0) / count_[r] <= share * (1 + 1e-12);
+    std::size_t kept = 0;
+    for (std::uint32_t k : unfixed_) {
+      const Flow& f = flows_[flows[k]];
       bool bottlenecked = false;
       for (int r : f.resources) bottlenecked |= r >= 0 && saturated_[r];
-      if (!bottlenecked) continue;
-      f.rate = share;
-      fixed_[k] = 1;
-      --unfixed;
+      if (!bottlenecked) {
+        unfixed_[kept++] = k;
+        continue;
+      }
+      new_rate_[k] = share;
       for (int r : f.resources) {
         if (r < 0) continue;
         left_[r] -= share;
-        --users_[r];
+        --count_[r];
       }
+    }
+    unfixed_.resize(kept);
+  }
+}
+
+// The same rounds with the resources' shares in a min-heap (stale entries skipped) and
+// only the flows of saturated resources visited: O((F + R) log R) per component.
+void FairSharing::fill_with_heap(std::span<const int> resources,
+                                 std::span<const TransferId> flows) {
+  using Entry = ShareEntry;
+  auto later = [](const Entry& a, const Entry& b) {
+    return a.share != b.share ? a.share > b.share : a.resource > b.resource;
+  };
+  std::vector<Entry>& heap = share_heap_;
+  heap.clear();
+  if (resource_version_.size() < capacity_.size()) {
+    resource_version_.resize(capacity_.size(), 0);
+    round_mark_.resize(capacity_.size(), 0);
+  }
+  if (component_index_.size() < flows_.size()) component_index_.resize(flows_.size());
+  for (std::size_t k = 0; k < flows.size(); ++k) component_index_[flows[k]] = std::uint32_t(k);
+  auto push = [&](int r) {
+    heap.push_back(Entry{std::max(left_[r], 0.0) / count_[r], r, ++resource_version_[r]});
+    std::push_heap(heap.begin(), heap.end(), later);
+  };
+  for (int r : resources) push(r);  // every resource of a component has users
+  std::size_t unfixed = flows.size();
+  while (unfixed > 0) {
+    auto valid = [&](const Entry& e) {
+      return count_[e.resource] > 0 && e.version == resource_version_[e.resource];
+    };
+    while (!valid(heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
+    }
+    const double share = heap.front().share;
+    saturated_list_.clear();
+    while (!heap.empty() && heap.front().share <= share * (1 + 1e-12)) {
+      if (valid(heap.front())) saturated_list_.push_back(heap.front().resource);
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
+    }
+    changed_.clear();
+    ++round_;
+    for (int r : saturated_list_) {
+      for (TransferId id : users_[r]) {
+        const std::uint32_t k = component_index_[id];
+        if (new_rate_[k] >= 0) continue;
+        new_rate_[k] = share;
+        --unfixed;
+        for (int q : flows_[id].resources) {
+          if (q < 0) continue;
+          left_[q] -= share;
+          --count_[q];
+          if (round_mark_[q] != round_) {
+            round_mark_[q] = round_;
+            changed_.push_back(q);
+          }
+        }
+      }
+    }
+    for (int q : changed_) {
+      if (count_[q] > 0) push(q);
     }
   }
 }
 
-void FairSharing::schedule_next() {
-  ++version_;
-  if (flows_.empty()) return;
-  SimTime soonest = SimTime::max();
-  for (const Flow& f : flows_)
-    soonest = std::min(soonest, transmission_time(std::max(f.remaining, 0.0), f.rate));
-  engine_.schedule(engine_.now() + soonest, this, version_);
+void FairSharing::compact_due() {
+  // Re-planned flows leave stale entries behind; drop them once they dominate the heap.
+  if (due_.size() < 1024 || due_.size() < 4 * active_) return;
+  std::erase_if(due_, [&](const Due& d) {
+    const Flow& f = flows_[d.id];
+    return !f.active || f.generation != d.generation;
+  });
+  std::make_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) {
+    return later_due(a.finish, a.id, b.finish, b.id);
+  });
+}
+
+void FairSharing::arm() {
+  auto later = [](const Due& a, const Due& b) { return later_due(a.finish, a.id, b.finish, b.id); };
+  // Drop stale entries (flows re-planned or finished since) from the top.
+  while (!due_.empty()) {
+    const Due& top = due_.front();
+    const Flow& f = flows_[top.id];
+    if (f.active && f.generation == top.generation) break;
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+  }
+  if (due_.empty() || due_.front().finish == SimTime::max()) return;
+  const SimTime at = due_.front().finish;
+  if (!wakeups_.empty() && wakeups_.front() <= at) return;  // an earlier wake-up re-arms
+  wakeups_.push_back(at);
+  std::push_heap(wakeups_.begin(), wakeups_.end(), std::greater<>());
+  engine_.schedule(at, this, kWake);
+}
+
+void FairSharing::wake() {
+  std::pop_heap(wakeups_.begin(), wakeups_.end(), std::greater<>());
+  wakeups_.pop_back();
+  auto later = [](const Due& a, const Due& b) { return later_due(a.finish, a.id, b.finish, b.id); };
+  const SimTime now = engine_.now();
+  done_.clear();
+  while (!due_.empty() && due_.front().finish <= now) {
+    const Due top = due_.front();
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+    Flow& f = flows_[top.id];
+    if (!f.active || f.generation != top.generation) continue;
+    detach(top.id);
+    f.active = false;
+    --active_;
+    done_.push_back(top.id);
+  }
+  if (!done_.empty()) request_solve();
+  arm();
+  // Simultaneous ends are reported in start order.
+  std::sort(done_.begin(), done_.end(),
+            [&](TransferId a, TransferId b) { return flows_[a].order < flows_[b].order; });
+  for (TransferId id : done_) sink_.transmitted(id);
 }
 
 }  // namespace dlsim::sim

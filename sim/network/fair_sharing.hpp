@@ -1,9 +1,27 @@
 // `fair` sharing: fluid flows share every egress port, ingress port and link by
-// max-min fairness, recomputed whenever a transfer starts or ends (progressive
-// filling: repeatedly saturate the resource with the smallest fair share). This is
-// SimGrid's CM02 model without its TCP correction factors and window bound.
+// max-min fairness (progressive filling: repeatedly saturate the resources with the
+// smallest fair share). This is SimGrid's CM02 model without its TCP correction
+// factors and window bound.
+//
+// Incremental recomputation (as SimGrid's lmm solver with its "modified" constraint
+// sets): a change (a flow starts or ends, a rate changes) marks the resources it
+// touches; the solver re-runs progressive filling only on the connected components of
+// the flow/resource graph that contain a marked resource. Progressive filling is run
+// per component, and its result is a function of the component's flows alone (all
+// flows fixed in one round get the same share, so the order of the subtractions does
+// not matter), so the rates are bit-identical to re-solving every component
+// (Recompute::full, the reference the tests compare against; it also fills by scanning
+// every resource and flow each round, where the incremental mode keeps the shares in a
+// heap and visits only the flows of saturated resources). All changes of one
+// simulated instant are solved together, in one event after them: 1,000 flows that
+// start at the same instant cost one solve, not 1,000.
+//
+// A flow keeps (remaining bits at `since`, rate, finish time); these are updated only
+// when its rate actually changes, and a flow ends at
+// since + ⌈remaining / rate⌉ (whole picoseconds). Finish times wait in a heap.
 #pragma once
 
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -14,38 +32,87 @@ namespace dlsim::sim {
 
 class FairSharing final : public TransferScheduler, private EventHandler {
  public:
-  FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink);
+  enum class Recompute { incremental, full };
+  FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink,
+              Recompute mode = Recompute::incremental);
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
   void rates_changed() override;
 
+  /// Current rate of an active transfer (bits/s; 0 until the instant's solve ran).
+  double rate(TransferId id) const { return flows_[id].rate; }
+  /// Finish time of an active transfer as planned by the last solve.
+  SimTime finish(TransferId id) const { return flows_[id].finish; }
+  std::size_t active_flows() const { return active_; }
+  /// Flows whose rate was recomputed so far (the work the incremental mode saves).
+  std::uint64_t flows_solved() const { return flows_solved_; }
+
  private:
   struct Flow {
+    int resources[3] = {-1, -1, -1};  // egress, ingress, link (-1: never binds)
+    int position[3] = {0, 0, 0};      // index of this flow in each resource's user list
+    double remaining = 0;             // bits not yet transmitted at `since`
+    double rate = 0;                  // bits per second
+    SimTime since{};
+    SimTime finish = SimTime::max();
+    std::uint64_t order = 0;  // start order: simultaneous ends are reported in it
+    std::uint32_t generation = 0;
+    bool active = false;
+  };
+  struct Due {
+    SimTime finish;
     TransferId id;
-    int resources[3];  // egress, ingress, link (-1: the link never binds)
-    double remaining;  // bits not yet transmitted
-    double rate;       // bits per second
+    std::uint32_t generation;
   };
 
-  void on_event(std::uint64_t version) override;
-  void advance();
+  void on_event(std::uint64_t kind) override;
+  void request_solve();
   void solve();
-  void schedule_next();
+  void solve_component(std::size_t first_flow, std::size_t first_resource);
+  void fill_by_scanning(std::span<const int> resources, std::span<const TransferId> flows);
+  void fill_with_heap(std::span<const int> resources, std::span<const TransferId> flows);
+  void wake();
+  void arm();
+  void compact_due();
+  void attach(TransferId id);
+  void detach(TransferId id);
   int link_resource(NodeId src, NodeId dst);
+  void mark(int resource);
 
   Engine& engine_;
   const NetworkConfig& config_;
   TransferSink& sink_;
-  std::vector<Flow> flows_;       // in start order
-  std::vector<double> capacity_;  // per resource: egress 0..n-1, ingress n..2n-1, links
-  std::unordered_map<std::uint64_t, int> link_ids_;
-  SimTime last_update_{};
-  std::uint64_t version_ = 0;  // invalidates wake-ups planned before the last change
-  // Scratch for solve(), kept to avoid allocation per change.
-  std::vector<double> left_;
-  std::vector<int> users_;
-  std::vector<int> touched_;
-  std::vector<char> fixed_;
+  Recompute mode_;
+  std::vector<Flow> flows_;                          // indexed by TransferId
+  std::vector<double> capacity_;                     // egress 0..n-1, ingress n..2n-1, then links
+  std::vector<std::vector<TransferId>> users_;       // per resource: its active flows
+  std::unordered_map<std::uint64_t, int> link_ids_;  // links slower than their ports
+  std::vector<Due> due_;          // min-heap of planned finishes (stale entries skipped)
+  std::vector<SimTime> wakeups_;  // min-heap of scheduled wake-up events
+  std::vector<int> dirty_;
+  std::uint64_t next_order_ = 0;
+  std::uint64_t flows_solved_ = 0;
+  std::size_t active_ = 0;
+  bool solve_pending_ = false;
+  // Scratch for solve(), reused so that steady state allocates nothing.
+  std::uint32_t stamp_ = 0;
+  std::vector<std::uint32_t> resource_stamp_, flow_stamp_;
+  std::vector<int> component_resources_;
+  std::vector<TransferId> component_flows_;
+  std::vector<double> left_, new_rate_;
+  std::vector<int> count_;
   std::vector<char> saturated_;
+  std::vector<std::uint32_t> unfixed_;
+  struct ShareEntry {  // a resource's fair share max(left, 0)/count when pushed
+    double share;
+    int resource;
+    std::uint32_t version;
+  };
+  std::vector<ShareEntry> share_heap_;
+  std::vector<std::uint32_t> resource_version_, component_index_;
+  std::vector<std::uint64_t> round_mark_;
+  std::uint64_t round_ = 0;
+  std::vector<int> saturated_list_, changed_;
+  std::vector<TransferId> done_;
 };
 
 }  // namespace dlsim::sim

@@ -12,14 +12,15 @@ FifoSharing::FifoSharing(Engine& engine, const NetworkConfig& config, TransferSi
       ingress_queue_(config.nodes()) {}
 
 void FifoSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
-  jobs_.emplace(id, Job{src, dst, bits, false});
+  if (id >= jobs_.size()) jobs_.resize(std::size_t(id) + 1);
+  jobs_[id] = Job{src, dst, bits, false};
   egress_queue_[src].push_back(id);
   ingress_queue_[dst].push_back(id);
   try_start(id);
 }
 
 void FifoSharing::try_start(TransferId id) {
-  Job& job = jobs_.at(id);
+  Job& job = jobs_[id];
   if (job.running || egress_queue_[job.src].front() != id || ingress_queue_[job.dst].front() != id)
     return;
   job.running = true;
@@ -30,8 +31,7 @@ void FifoSharing::try_start(TransferId id) {
 
 void FifoSharing::on_event(std::uint64_t arg) {
   const auto id = TransferId(arg);
-  const Job job = jobs_.at(id);
-  jobs_.erase(id);
+  const Job job = jobs_[id];
   egress_queue_[job.src].pop_front();
   ingress_queue_[job.dst].pop_front();
   if (!egress_queue_[job.src].empty()) try_start(egress_queue_[job.src].front());

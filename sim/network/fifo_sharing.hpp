@@ -7,7 +7,6 @@
 #pragma once
 
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
@@ -33,7 +32,7 @@ class FifoSharing final : public TransferScheduler, private EventHandler {
   Engine& engine_;
   const NetworkConfig& config_;
   TransferSink& sink_;
-  std::unordered_map<TransferId, Job> jobs_;
+  std::vector<Job> jobs_;  // indexed by TransferId (the network reuses ids)
   std::vector<std::deque<TransferId>> egress_queue_;
   std::vector<std::deque<TransferId>> ingress_queue_;
 };

@@ -32,6 +32,18 @@ class Mailbox {
     waiters_.push_back(Waiter{src, tag, h, out});
   }
 
+  /// Withdraws the waiting receive of coroutine `h` (a receive that gave up, e.g. on a
+  /// failed peer: sim/runtime/node_failures.hpp); returns whether there was one.
+  bool cancel(std::coroutine_handle<> h) {
+    for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
+      if (it->handle == h) {
+        waiters_.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /// Hands an arriving message to the first matching waiter and returns its handle to
   /// resume, or keeps the message and returns a null handle.
   std::coroutine_handle<> deliver(Message&& m) {

@@ -45,6 +45,13 @@ class Network final : private TransferSink, private EventHandler {
   Mailbox& mailbox(NodeId node) { return mailboxes_[node]; }
   const NetworkConfig& config() const { return config_; }
   const NetworkCounters& counters() const { return counters_; }
+  /// Counts transfers an exact fast path accounted for without simulating them one by
+  /// one (sim/algorithms/ring_allreduce_symmetric.hpp).
+  void charge(Bits payload_bits, std::uint64_t bytes_wire, std::uint64_t messages) {
+    counters_.bits_total += payload_bits;
+    counters_.bytes_wire += bytes_wire;
+    counters_.messages += messages;
+  }
 
   /// Timeline hooks (tracing): transfers and node computations are reported to
   /// `observer` (null, the default, reports nothing).

@@ -10,6 +10,7 @@
 
 #include "models/data/labels.hpp"
 #include "models/data/sources.hpp"
+#include "models/objectives/cnn/conv_net.hpp"
 #include "models/objectives/consensus.hpp"
 #include "models/objectives/least_squares.hpp"
 #include "models/objectives/logistic.hpp"
@@ -85,7 +86,8 @@ void fit_labels(const Scenario& s, models::DataSplit& split) {
   const std::string& kind = s.model.kind;
   try {
     if (kind == "logistic") models::binarize_labels(split, s.model.positive_classes);
-    if (kind == "softmax" || kind == "mlp") models::index_classes(split);
+    if (kind == "softmax" || kind == "mlp" || kind == "lenet5" || kind == "resnet")
+      models::index_classes(split);
   } catch (const std::invalid_argument& e) {
     const std::string key = kind == "logistic" && !s.model.positive_classes.empty()
                                 ? "model.positive_classes"
@@ -140,6 +142,33 @@ models::InitOptions init_options(const InitSpec& spec) {
   return init;
 }
 
+// lenet5 and resnet (models/objectives/cnn) on 28x28x1 images.
+std::unique_ptr<models::Objective> make_conv_net(const Scenario& s, const models::DataSplit& data,
+                                                 const models::InitOptions& init) {
+  const ModelSpec& m = s.model;
+  const models::Index features = data.train.feature_count();
+  if (features != 784)
+    throw InputError("model.kind", fmt::format("model kind \"{}\" takes 28x28x1 images (784 "
+                                               "features); the data has {} features",
+                                               m.kind, features));
+  models::cnn::Architecture a;
+  a.kind = m.kind == "lenet5" ? models::cnn::Architecture::Kind::lenet5
+                              : models::cnn::Architecture::Kind::resnet;
+  a.activation = m.activation == "tanh" ? models::Activation::tanh : models::Activation::relu;
+  a.pooling = m.pooling == "average" ? models::cnn::PoolKind::average : models::cnn::PoolKind::max;
+  a.depth = int(m.depth);
+  a.width = m.width;
+  a.classes = data.train.classes;
+  const auto precision =
+      m.precision == "double" ? models::Precision::double_ : models::Precision::single;
+  try {
+    return std::make_unique<models::ConvNet>(a, models::Regularization{m.l2, m.l1}, init,
+                                             precision);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("model", e.what());
+  }
+}
+
 std::unique_ptr<models::Objective> make_objective(const Scenario& s,
                                                   const models::DataSplit* data) {
   const ModelSpec& m = s.model;
@@ -164,6 +193,7 @@ std::unique_ptr<models::Objective> make_objective(const Scenario& s,
     return std::make_unique<models::Mlp>(features, hidden, data->train.classes, activation, reg,
                                          m.bias, init);
   }
+  if (m.kind == "lenet5" || m.kind == "resnet") return make_conv_net(s, *data, init);
   throw InputError("model.kind", "unsupported model \"" + m.kind + "\"");
 }
 

@@ -1,5 +1,6 @@
 // run(): builds the simulated cluster for a prepared scenario, simulates it, and
-// writes metrics.csv (as it goes) and summary.json (at the end, atomically).
+// writes metrics.csv (and with metrics.per_worker workers.csv) as it goes and summary.json
+// (at the end, atomically).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -8,9 +9,11 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/metrics/csv_writer.hpp"
 #include "sim/metrics/progress_line.hpp"
+#include "sim/metrics/workers_csv_writer.hpp"
 #include "sim/run/interrupt.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/run/summary.hpp"
+#include "sim/runtime/node_failures.hpp"
 #include "sim/trace/chrome_trace_writer.hpp"
 
 namespace dlsim::sim {
@@ -85,11 +88,12 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const Scenario& s = p.scenario;
 
   std::filesystem::create_directories(options.out_dir);
-  for (const char* stale :
-       {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial"})
+  for (const char* stale : {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json",
+                            "trace.json.partial", "workers.csv", "workers.csv.partial"})
     std::filesystem::remove(options.out_dir / stale);
 
   Engine engine;
+  engine.set_threads(options.threads);
   Network network(engine, network_config(s));
   std::unique_ptr<ChromeTraceWriter> trace;
   if (options.trace) {
@@ -104,12 +108,18 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const models::Dataset* loss_set = p.data ? &p.data->loss_set() : nullptr;  // eval_samples
   const models::Dataset* test = p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
   Evaluator evaluator(*p.objective, loss_set, test, s.decentralized());
+  evaluator.set_pool(engine.pool());
 
   CsvWriter csv(options.out_dir);
   ProgressLine progress(stderr);
   InterruptWatcher interrupt_watcher(engine);
   std::vector<MetricsObserver*> observers{&csv, &interrupt_watcher};
   if (options.progress) observers.push_back(&progress);
+  std::unique_ptr<WorkersCsvWriter> workers_csv;  // metrics.per_worker
+  if (s.metrics.per_worker) {
+    workers_csv = std::make_unique<WorkersCsvWriter>(options.out_dir);
+    observers.push_back(workers_csv.get());
+  }
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
@@ -120,6 +130,14 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),
                     {}, recorder,     wall};
   for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
+  std::unique_ptr<NodeFailures> failures;  // network.faults.fail (node_failures.hpp)
+  if (!s.network.fail.empty()) {
+    std::vector<NodeFailures::Failure> planned;
+    for (const auto& f : s.network.fail) planned.push_back({NodeId(f.node), f.at});
+    failures = std::make_unique<NodeFailures>(engine, network, int(s.workers), std::move(planned),
+                                              s.network.fail_timeout);
+    training.failures = failures.get();
+  }
 
   recorder.start(training.initial_models(plan.holders));
   launch_algorithm(engine, training);
@@ -135,14 +153,24 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   totals.sim_time = engine.now();
   totals.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  totals.wall_math_s = wall.math_s;
-  totals.wall_compress_s = wall.compress_s;
+  // The parallel phases' wall time is split between math and compression in the
+  // proportion of the jobs' own clocks (compute_job.hpp); with one thread that is the
+  // jobs' time itself. Math and compression outside jobs ran on this thread.
+  const ComputeModel::JobTotals& jobs = compute.job_totals();
+  const double compress_share = jobs.job_s > 0 ? jobs.compress_s / jobs.job_s : 0.0;
+  totals.wall_math_s = wall.math_s + engine.jobs_wall_s() * (1 - compress_share);
+  totals.wall_compress_s = wall.compress_s + engine.jobs_wall_s() * compress_share;
   totals.wall_metrics_s = recorder.wall_metrics_s();
+  totals.threads = engine.threads();
+  totals.jobs = jobs.jobs;
+  totals.job_phases = engine.job_phases();
+  totals.jobs_thread_s = jobs.job_s;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   totals.peak_rss_bytes = std::uint64_t(usage.ru_maxrss) * 1024;
 
   nlohmann::json summary = make_summary(s, recorder.last_row(), totals);
+  if (failures) summary["failures"] = failures->summary();
   write_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n");
   for (auto* o : observers) o->on_finish(summary);
   return summary;

@@ -36,6 +36,7 @@ struct RunOptions {
   bool progress = false;                  // draw the progress line on stderr
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
+  int threads = 1;                        // for the math (>= 1; job_pool.hpp)
 };
 
 /// Simulates and writes the results; returns the content of summary.json.

@@ -76,7 +76,11 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                            {"wall_compress_s", t.wall_compress_s},
                            {"wall_metrics_s", t.wall_metrics_s},
                            {"wall_engine_s", engine_s},
-                           {"peak_rss_bytes", t.peak_rss_bytes}};
+                           {"peak_rss_bytes", t.peak_rss_bytes},
+                           {"threads", t.threads},
+                           {"jobs", t.jobs},
+                           {"job_phases", t.job_phases},
+                           {"jobs_thread_s", t.jobs_thread_s}};
   nlohmann::json summary = {
       {"scenario", s.resolved},
       {"final", final_row ? row_to_json(*final_row) : nlohmann::json(nullptr)},

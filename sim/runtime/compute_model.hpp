@@ -2,6 +2,7 @@
 //   t = (flops / speed + seconds) · per_worker[i] · J,   J = exp(σZ − σ²/2), Z ~ N(0,1)
 // J is lognormal jitter with mean 1 (σ = `jitter`, 0 = none), drawn from the node's
 // own stream so results do not depend on the order in which nodes compute.
+// It also sums the wall-clock time of the compute jobs (compute_job.hpp) it converts.
 #pragma once
 
 #include <cmath>
@@ -24,6 +25,19 @@ class ComputeModel {
     for (int i = 0; i < nodes; ++i) rngs_.push_back(make_rng(seed, "compute-jitter", i));
   }
 
+  /// Wall-clock totals over every compute job, summed on the engine thread.
+  struct JobTotals {
+    double job_s = 0;       // thread time inside the jobs' callables
+    double compress_s = 0;  // of which compression
+    std::uint64_t jobs = 0;
+  };
+  void record_job(double job_s, double compress_s) {
+    totals_.job_s += job_s;
+    totals_.compress_s += compress_s;
+    ++totals_.jobs;
+  }
+  const JobTotals& job_totals() const { return totals_; }
+
   SimTime duration(int node, const models::ComputeCost& cost) {
     double seconds = (cost.flops / speed_ + cost.seconds) * factors_[node];
     if (jitter_ > 0) {
@@ -38,6 +52,7 @@ class ComputeModel {
   std::vector<double> factors_;
   double jitter_;
   std::vector<Rng> rngs_;
+  JobTotals totals_;
 };
 
 }  // namespace dlsim::sim

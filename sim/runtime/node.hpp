@@ -1,6 +1,10 @@
 // What a simulated process sees of the world: its id, the clock, and awaitable
 // operations that take simulated time (DESIGN.md §6):
-//   co_await me.compute(cost);              // the math's cost becomes time
+//   co_await me.compute([&] { return math.gradient(x, g); });
+//                                           // runs the math (in parallel with other
+//                                           // nodes' at this instant, compute_job.hpp);
+//                                           // its returned cost becomes time
+//   co_await me.compute(cost);              // a cost without math: time only
 //   co_await me.send(peer, tag, payload);   // returns when the message has arrived
 //   co_await me.broadcast(peers, tag, p);   // one payload, |peers| transfers
 //   Message m = co_await me.recv(peer, tag);
@@ -10,9 +14,11 @@
 
 #include <coroutine>
 #include <span>
+#include <type_traits>
 
 #include "sim/engine/engine.hpp"
 #include "sim/network/network.hpp"
+#include "sim/runtime/compute_job.hpp"
 #include "sim/runtime/compute_model.hpp"
 
 namespace dlsim::sim {
@@ -23,6 +29,7 @@ class Node {
       : id_(id), engine_(&engine), network_(&network), compute_(&compute) {}
 
   NodeId id() const { return id_; }
+  Network& network() const { return *network_; }
   SimTime now() const { return engine_->now(); }
 
   struct SleepAwaiter {
@@ -38,6 +45,13 @@ class Node {
     if (ActivityObserver* observer = network_->observer())  // tracing only
       observer->on_compute(id_, engine_->now(), duration);
     return sleep(duration);
+  }
+  /// Runs `math` (returns the models::ComputeCost to charge) as a compute job: the
+  /// process resumes `duration(cost)` after now. `math` must touch only this node's own
+  /// state (compute_job.hpp); it may run on another thread.
+  template <ComputeMath F>
+  ComputeAwaiter<std::decay_t<F>> compute(F&& math) {
+    return {*engine_, *compute_, network_->observer(), id_, std::forward<F>(math)};
   }
 
   struct SendAwaiter {

@@ -49,7 +49,7 @@ struct InitSpec {
 };
 
 struct ModelSpec {
-  // least-squares | logistic | softmax | mlp | consensus | profile
+  // least-squares | logistic | softmax | mlp | lenet5 | resnet | consensus | profile
   std::string kind = "least-squares";
   double l2 = 0.0;
   double l1 = 0.0;
@@ -59,7 +59,12 @@ struct ModelSpec {
   std::vector<double> positive_classes;
   // mlp
   std::vector<std::int64_t> hidden;
-  std::string activation = "relu";  // relu | tanh
+  std::string activation = "relu";  // relu | tanh (mlp, lenet5)
+  // lenet5, resnet (models/objectives/cnn)
+  std::string pooling = "max";      // lenet5: max | average
+  std::int64_t depth = 20;          // resnet: 6n + 2
+  double width = 1.0;               // resnet: channel multiplier
+  std::string precision = "float";  // float | double
   // consensus
   std::int64_t dimension = 0;
   // profile
@@ -150,6 +155,13 @@ struct LinkOutageSpec {
   SimTime start{}, end{};
 };
 
+// network.faults.fail: worker `node` stops at its first iteration boundary at or after
+// `at` (decentralized algorithms only; sim/runtime/node_failures.hpp).
+struct NodeFailureSpec {
+  std::int64_t node = 0;
+  SimTime at{};
+};
+
 struct NetworkSpec {
   SimTime latency = SimTime::from_ps(10'000'000);  // 10 us
   BitsPerSecond bandwidth = 10e9;
@@ -163,6 +175,8 @@ struct NetworkSpec {
   SimTime retransmit_timeout{};             // default: 3 round trips, 6 · latency
   std::vector<NetworkChangeSpec> schedule;  // in time order
   std::vector<LinkOutageSpec> down;
+  std::vector<NodeFailureSpec> fail;  // node failures, in the order given
+  SimTime fail_timeout{};             // default: 3 round trips, 6 · latency, at least 1us
 };
 
 struct ComputeSpec {
@@ -187,6 +201,7 @@ struct MetricsSpec {
   SimTime every_sim_time{};
   bool test = true;
   std::optional<std::int64_t> eval_samples;  // train_loss on a fixed subsample
+  bool per_worker = false;                   // also write workers.csv (decentralized)
 };
 
 struct Scenario {
@@ -207,7 +222,8 @@ struct Scenario {
 
   bool decentralized() const {
     const std::string& k = algorithm.kind;
-    return k == "dpsgd" || k == "choco-sgd" || k == "adag-sgd" || k == "choco-gossip" || k == "sgp";
+    return k == "dpsgd" || k == "choco-sgd" || k == "adag-sgd" || k == "choco-gossip" ||
+           k == "sgp" || k == "choco-sgp" || k == "adag-sgp";
   }
 };
 

@@ -146,6 +146,21 @@ Object model_section() {
   };
   const Key init = defaulted("init", object(linear_init), json::object(),
                              "Initial model (same on every worker).");
+  // Convolutional networks (models/objectives/cnn): always with biases.
+  const std::vector<Key> cnn_regularizers = {regularizers[0], regularizers[1]};
+  const Key precision =
+      defaulted("precision", one_of({"float", "double"}), "float",
+                "Arithmetic of forward and backward passes: float (twice as fast) or double; the "
+                "parameter vector is double either way.");
+  const Object resnet_init =
+      with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
+                 {{"he",
+                   "N(0, 2/fan_in) (He et al. 2015); second convolution of each block scaled by "
+                   "(blocks)^(-1/2).",
+                   {}},
+                  {"normal",
+                   "Weights drawn from N(0, std^2).",
+                   {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
   return with_kinds(
       kind_key("kind", "least-squares", "The objective each worker optimizes."), {},
       {{"least-squares", "f(w) = (1/2N) sum (a_i'w - b_i)^2 + (l2/2)||w||^2 + l1||w||_1.",
@@ -172,6 +187,33 @@ Object model_section() {
                           "Activation of the hidden layers."),
                 defaulted("init", object(mlp_init), json::object(),
                           "Initial weights (same on every worker)."),
+            }},
+       {"lenet5",
+        "LeNet-5 for 28x28x1 images: conv 6@5x5 pad 2, pool, conv 16@5x5, pool, dense 120, "
+        "84, classes; 61,706 parameters for 10 classes (models/objectives/cnn).",
+        cnn_regularizers +
+            std::vector<Key>{
+                defaulted("activation", one_of({"relu", "tanh"}), "relu",
+                          "Activation after every convolution and hidden dense layer."),
+                defaulted("pooling", one_of({"max", "average"}), "max", "2x2 pooling, stride 2."),
+                defaulted("init", object(mlp_init), json::object(),
+                          "Initial weights (same on every worker; biases start at 0)."),
+                precision,
+            }},
+       {"resnet",
+        "CIFAR-style ResNet (He et al. 2016) for 28x28x1 images: depth 6n+2, basic blocks of "
+        "two 3x3 convolutions, stages of 16/32/64 channels times width, stride-2 downsampling "
+        "with 1x1 projection shortcuts, global average pooling, no normalization layers.",
+        cnn_regularizers +
+            std::vector<Key>{
+                defaulted("depth", integer().ge(8), 20,
+                          "Layers with weights, 6n + 2 (8, 14, 20, 32, ...)."),
+                defaulted("width", number().gt(0), 1,
+                          "Channel multiplier: stages have round(16w), round(32w), round(64w) "
+                          "channels."),
+                defaulted("init", object(resnet_init), json::object(),
+                          "Initial weights (same on every worker; biases start at 0)."),
+                precision,
             }},
        {"consensus",
         "No data: worker i starts from its own N(0, I) vector; train_loss = (1/n) sum_i "
@@ -333,8 +375,9 @@ Object algorithm_section() {
                 "Send the snapshot gradients with the compressor instead of fp32.");
   const Key consensus_step =
       defaulted("consensus_step", number().gt(0), 1.0,
-                "CHOCO's consensus step gamma, usually in (0, 1]; adag-sgd's upper bound "
-                "before the per-coordinate scaling (tune it with a sweep over choco-gossip).");
+                "CHOCO's consensus step gamma, usually in (0, 1] (choco-sgp: at most 1); "
+                "adag-sgd's and adag-sgp's upper bound before the per-coordinate scaling "
+                "(tune it with a sweep over choco-gossip).");
   const Key choco_order = defaulted(
       "order", one_of({"adagossip", "choco-paper"}), "adagossip",
       "adagossip: apply last round's messages, consensus step, local step, compress and send "
@@ -372,6 +415,21 @@ Object algorithm_section() {
         "column-stochastic push weights of any graph (directed, time-varying); metrics use "
         "z = x / w. Messages are fp32 (compressor none).",
         {}},
+       {"choco-sgp",
+        "Compressed push-sum (Taheri et al. 2020 with CHOCO's consensus step): public copies "
+        "of the numerator x and the scalar weight w, compressed differences q = C(x - x_hat) "
+        "(the weight's in fp32), x <- x + gamma (sum_j P_ij x_hat_j - x_hat_i) with the "
+        "column-stochastic push weights P of any graph (directed, time-varying); metrics "
+        "use z = x / w (sim/algorithms/compressed_push_sum.hpp).",
+        {defaulted("consensus_step", number().gt(0).le(1), 1.0,
+                   "gamma in (0, 1] (above 1 the push weights turn negative).")}},
+       {"adag-sgp",
+        "choco-sgp with AdaGossip's per-coordinate step on the sender's side, gamma_j = "
+        "min(gamma / (sqrt(v_hat_j) + epsilon), 1), v_j an EMA of j's decoded messages "
+        "q_j*q_j; per-coordinate weights w (compressed like x, so messages carry two "
+        "vectors) and z = x / w elementwise. Experimental: diverged at 90% top-k.",
+        {consensus_step, defaulted("beta", number().ge(0).lt(1), 0.999, "EMA factor of q*q."),
+         defaulted("epsilon", number().gt(0), 1e-8, "Added to sqrt(v_hat).")}},
        // The sgd aliases and the SVRG family (sim/algorithms/svrg.cpp, alpc_svrg.cpp).
        {"qsgd",
         "sgd with the qsgd compressor (Alistarh et al. 2017): compressor.kind defaults to and "
@@ -494,6 +552,12 @@ Object network_section() {
                "Probability that a transmission on this link is lost (overrides "
                "network.faults.drop_probability)."),
   });
+  const Object node_failure = plain({
+      required("node", integer().ge(0), "The worker that fails."),
+      required("at", time().ge(0),
+               "Simulated time of the failure: the worker stops at its first iteration "
+               "boundary at or after it."),
+  });
   const Object faults = plain({
       defaulted("drop_probability", number().ge(0).lt(1), 0,
                 "Probability that a transmission is lost; the sender sends it again after "
@@ -501,6 +565,15 @@ Object network_section() {
       optional("retransmit_timeout", time().gt(0),
                "How long a sender waits before resending a lost message (default: 3 round "
                "trips, 6 x network.latency, at least 1us)."),
+      optional("fail", array_of(object(node_failure)),
+               "Node failures (decentralized algorithms on static undirected graphs): each "
+               "worker stops at its first iteration boundary at or after `at`; its neighbours "
+               "notice after fail_timeout and give its mixing weight to themselves."),
+      optional("fail_timeout", time().gt(0),
+               "How long a neighbour waits for a failed node's message before it drops the "
+               "node: counted from when it began waiting for the round's messages, or from "
+               "the failure if later; live nodes are never suspected (default: 3 round trips, "
+               "6 x network.latency, at least 1us). Only with fail."),
   });
   const Object change = plain({
       required("at", time().ge(0), "Simulated time from which the change holds."),
@@ -576,6 +649,11 @@ Object metrics_section() {
       optional("eval_samples", integer().ge(1),
                "Measure train_loss on a fixed seeded subsample of this many training samples "
                "(absent: the whole training set)."),
+      defaulted("per_worker", boolean(), false,
+                "Also write workers.csv: per metrics point one row per worker with that "
+                "worker's own model evaluated (train_loss, test_loss, test_accuracy, "
+                "consensus_distance = ||x_i - x_bar||^2). Decentralized algorithms only; "
+                "costs one evaluation per worker (eval_samples helps)."),
   });
 }
 

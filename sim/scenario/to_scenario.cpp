@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "models/compress/factory.hpp"
+#include "sim/scenario/failure_check.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/quantity.hpp"
@@ -71,6 +72,22 @@ void read_model(const json& j, ModelSpec& m) {
   }
   m.l2 = j.at("l2").get<double>();
   m.l1 = j.at("l1").get<double>();
+  if (m.kind == "lenet5" || m.kind == "resnet") {  // convolutional: always with biases
+    m.init.kind = j.at("init").at("kind").get<std::string>();
+    if (m.init.kind == "normal") m.init.std = j.at("init").at("std").get<double>();
+    m.precision = j.at("precision").get<std::string>();
+    if (m.kind == "lenet5") {
+      m.activation = j.at("activation").get<std::string>();
+      m.pooling = j.at("pooling").get<std::string>();
+    } else {
+      m.depth = j.at("depth").get<std::int64_t>();
+      m.width = j.at("width").get<double>();
+      if (m.depth < 8 || (m.depth - 2) % 6 != 0)
+        throw InputError("model.depth", "resnet depth must be 6n + 2 (8, 14, 20, 32, ...), got " +
+                                            std::to_string(m.depth));
+    }
+    return;
+  }
   m.bias = j.at("bias").get<bool>();
   m.init.kind = j.at("init").at("kind").get<std::string>();
   if (m.init.kind == "normal") m.init.std = j.at("init").at("std").get<double>();
@@ -166,6 +183,15 @@ void read_network(const json& j, NetworkSpec& n) {
     if (entry.contains("ingress")) c.ingress = parse_rate(entry.at("ingress"));
     n.schedule.push_back(c);
   }
+  const SimTime three_round_trips = std::max(
+      SimTime::from_ps(std::clamp(n.latency.ps, std::int64_t(0), SimTime::max().ps / 6) * 6),
+      SimTime::from_ps(SimTime::kPerSecond / 1'000'000));
+  n.fail_timeout =
+      faults.contains("fail_timeout") ? parse_time(faults.at("fail_timeout")) : three_round_trips;
+  if (faults.contains("fail")) {
+    for (const json& entry : faults.at("fail"))
+      n.fail.push_back({entry.at("node").get<std::int64_t>(), parse_time(entry.at("at"))});
+  }
   for (const json& entry : j.at("down")) {
     LinkOutageSpec o;
     o.from = entry.at("from").get<std::int64_t>();
@@ -198,6 +224,7 @@ void read_metrics(const json& j, MetricsSpec& m) {
   }
   m.test = j.at("test").get<bool>();
   if (j.contains("eval_samples")) m.eval_samples = j.at("eval_samples").get<std::int64_t>();
+  m.per_worker = j.at("per_worker").get<bool>();
 }
 
 Scenario read(const json& j) {
@@ -460,12 +487,14 @@ void check_schedule(const Scenario& s) {
   }
 }
 
-// The gossip kinds of issue 7 (choco-sgd, adag-sgd, choco-gossip, sgp); the graph they
-// need (symmetric for the CHOCO family) is checked in topology_build.cpp.
+// The gossip kinds of issue 7 (choco-sgd, adag-sgd, choco-gossip, sgp, choco-sgp,
+// adag-sgp); the graph they need (symmetric for the CHOCO family) is checked in
+// topology_build.cpp.
 void check_gossip_algorithm(const Scenario& s) {
   const AlgorithmSpec& a = s.algorithm;
   const bool choco = a.kind == "choco-sgd" || a.kind == "adag-sgd" || a.kind == "choco-gossip";
-  if (!choco && a.kind != "sgp") return;
+  const bool push_sum = a.kind == "sgp" || a.kind == "choco-sgp" || a.kind == "adag-sgp";
+  if (!choco && !push_sum) return;
   if (s.workers < 2) {
     throw InputError("workers",
                      a.kind + " needs at least 2 workers, got " + std::to_string(s.workers));
@@ -545,7 +574,15 @@ void check_data(const Scenario& s) {
                      "holds its own vector), got \"" +
                          s.algorithm.kind + "\"");
   }
-  const bool classifier = kind == "logistic" || kind == "softmax" || kind == "mlp";
+  const bool convolutional = kind == "lenet5" || kind == "resnet";
+  const bool classifier = kind == "logistic" || kind == "softmax" || kind == "mlp" || convolutional;
+  // Convolutional models take 28x28x1 images: fashion-mnist, or 784 features (files are
+  // checked when they are read, in prepare).
+  if (convolutional && s.data.source == "synthetic-classification" && s.data.features != 784) {
+    throw InputError("data.features", "model kind \"" + kind +
+                                          "\" takes 28x28 images (784 features), got " +
+                                          std::to_string(s.data.features));
+  }
   if (classifier && s.data.source == "synthetic-regression") {
     throw InputError("data.source", "model kind \"" + kind +
                                         "\" needs class labels; synthetic-regression has real "
@@ -595,6 +632,22 @@ void check_data(const Scenario& s) {
   }
 }
 
+// metrics.per_worker (workers.csv): one row per worker's own model, so only where every
+// worker holds one (decentralized algorithms) and there is math to evaluate.
+void check_per_worker_metrics(const Scenario& s) {
+  if (!s.metrics.per_worker) return;
+  if (!s.decentralized()) {
+    throw InputError("metrics.per_worker",
+                     s.algorithm.kind +
+                         " keeps one model that every worker shares, so per-worker rows would "
+                         "repeat metrics.csv; per_worker needs a decentralized algorithm");
+  }
+  if (s.model.kind == "profile") {
+    throw InputError("metrics.per_worker",
+                     "model kind \"profile\" has no parameters to evaluate per worker");
+  }
+}
+
 }  // namespace
 
 Scenario to_scenario(const json& resolved) {
@@ -611,7 +664,9 @@ Scenario to_scenario(const json& resolved) {
   check_network(s);
   check_algorithm(s);
   check_data(s);
+  check_per_worker_metrics(s);
   check_topology(s);
+  check_node_failures(s, resolved);  // failure_check.cpp
   if (s.output_dir.empty()) throw InputError("output.dir", "must not be empty");
   s.resolved = resolved;
   return s;

@@ -27,6 +27,13 @@ WeightsNeeded weights_needed(const std::string& kind) {
 }
 
 namespace {
+// The push-sum algorithm that does on directed graphs what `kind` does on undirected ones.
+std::string push_sum_alternative(const std::string& kind) {
+  if (kind == "choco-sgd") return "choco-sgp (compressed push-sum)";
+  if (kind == "adag-sgd") return "adag-sgp (compressed push-sum with adaptive steps)";
+  return "choco-sgp (compressed push-sum; with model consensus it only averages)";
+}
+
 // The CHOCO family exchanges public copies both ways along every edge: it needs an
 // undirected graph (static, or time-varying with per-neighbour copies).
 void check_graph_symmetry(const Scenario& s, const topo::GraphSchedule& schedule) {
@@ -34,8 +41,8 @@ void check_graph_symmetry(const Scenario& s, const topo::GraphSchedule& schedule
   if (kind != "choco-sgd" && kind != "adag-sgd" && kind != "choco-gossip") return;
   if (schedule.directed()) {
     throw InputError("topology.kind", kind + " needs a symmetric (undirected) graph, but " +
-                                          s.topology.kind +
-                                          " is directed; use sgp (push-sum) on directed graphs");
+                                          s.topology.kind + " is directed; use " +
+                                          push_sum_alternative(kind) + " on directed graphs");
   }
 }
 }  // namespace

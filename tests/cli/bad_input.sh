@@ -3,40 +3,8 @@
 # one line `dlsim: error: <where>: <what>` on stderr, and nothing written to the
 # output folder. Usage: bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
-dlsim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-count=0
-
-# expect_refused NAME WHERE-PREFIX SCENARIO-TEXT [extra args...]
-expect_refused() {
-  local name=$1 where=$2 text=$3
-  shift 3
-  count=$((count + 1))
-  local file="$tmp/$name.json" out="$tmp/out-$name"
-  printf '%s' "$text" > "$file"
-  "$dlsim" run "$file" --out "$out" --quiet "$@" > "$tmp/stdout" 2> "$tmp/stderr"
-  local rc=$?
-  local lines
-  lines=$(wc -l < "$tmp/stderr")
-  local first
-  first=$(head -n 1 "$tmp/stderr")
-  if [ "$rc" -ne 2 ]; then
-    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
-  fi
-  if [ "$lines" -ne 1 ]; then
-    echo "FAIL $name: $lines lines on stderr, expected 1:"; cat "$tmp/stderr"; failures=$((failures + 1)); return
-  fi
-  case "$first" in
-    "dlsim: error: $where"*) ;;
-    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
-  esac
-  if [ -e "$out" ]; then
-    echo "FAIL $name: the output folder was created"; failures=$((failures + 1)); return
-  fi
-  echo "ok   $name: $first"
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 # Data files for the csv cases.
 printf 'x1,x2,label\n1,2,3\n4,5\n' > "$tmp/short_row.csv"
@@ -88,10 +56,10 @@ expect_refused csv_not_numeric "data.path" "{\"data\": {\"source\": \"csv\", \"p
 expect_refused csv_no_label "data.path" "{\"data\": {\"source\": \"csv\", \"path\": \"$tmp/no_label.csv\"}}"
 expect_refused batch_larger_than_shard "algorithm.batch_size" "{\"workers\": 2, \"data\": {\"source\": \"csv\", \"path\": \"$tmp/small.csv\"}, \"algorithm\": {\"batch_size\": 3}}"
 expect_refused more_workers_than_samples "workers" "{\"workers\": 5, \"data\": {\"source\": \"csv\", \"path\": \"$tmp/small.csv\"}}"
-expect_refused set_without_equals "--set" '{}' --set workers
-expect_refused set_unknown_key "netwrk" '{}' --set netwrk.latency=1us
-expect_refused set_bad_value "network.bandwidth" '{}' --set network.bandwidth=fast
-expect_refused unknown_flag "command line" '{}' --thread 4
+expect_refused set_without_equals "--set" '{}' -- --set workers
+expect_refused set_unknown_key "netwrk" '{}' -- --set netwrk.latency=1us
+expect_refused set_bad_value "network.bandwidth" '{}' -- --set network.bandwidth=fast
+expect_refused unknown_flag "command line" '{}' -- --thread 4
 
 # A missing scenario file.
 count=$((count + 1))
@@ -114,5 +82,4 @@ else
   echo "FAIL validate: rc=$rc"; failures=$((failures + 1))
 fi
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+refusals_summary

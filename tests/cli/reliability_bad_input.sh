@@ -7,41 +7,8 @@
 # central_bad_input.sh, decentralized_bad_input.sh and topology.sh cover the rest.)
 # Usage: reliability_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
-dlsim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-count=0
-
-# expect_refused NAME EXPECTED-PREFIX SCENARIO-TEXT [expected substring]
-expect_refused() {
-  local name=$1 where=$2 text=$3 contains=${4:-}
-  count=$((count + 1))
-  local file="$tmp/$name.json" out="$tmp/out-$name"
-  printf '%s' "$text" > "$file"
-  "$dlsim" run "$file" --out "$out" --quiet > "$tmp/stdout" 2> "$tmp/stderr"
-  local rc=$?
-  local lines first
-  lines=$(wc -l < "$tmp/stderr")
-  first=$(head -n 1 "$tmp/stderr")
-  if [ "$rc" -ne 2 ]; then
-    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
-  fi
-  if [ "$lines" -ne 1 ]; then
-    echo "FAIL $name: $lines lines on stderr, expected 1:"; cat "$tmp/stderr"; failures=$((failures + 1)); return
-  fi
-  case "$first" in
-    "dlsim: error: $where"*) ;;
-    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
-  esac
-  if [ -n "$contains" ] && [[ "$first" != *"$contains"* ]]; then
-    echo "FAIL $name: '$first' does not contain '$contains'"; failures=$((failures + 1)); return
-  fi
-  if [ -e "$out" ]; then
-    echo "FAIL $name: the output folder was created"; failures=$((failures + 1)); return
-  fi
-  echo "ok   $name: $first"
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 stop='"stop": {"iterations": 2}'
 net() { printf '{"workers": 4, "network": %s, %s}' "$1" "$stop"; }
@@ -141,5 +108,4 @@ expect_refused huge_model "workers: " \
   '{"workers": 64, "data": {"source": "synthetic-classification", "samples": 128, "features": 10}, "model": {"kind": "mlp", "hidden": [4000000000]}, "algorithm": {"batch_size": 1}, "stop": {"iterations": 2}}' \
   "MemAvailable"
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+refusals_summary

@@ -4,17 +4,8 @@
 # wall_s), validate prints the resolved scenario, schema prints JSON Schema.
 # Usage: run.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
-dlsim=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; echo "0 passed, 1 failed"; exit 1; fi
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 "$dlsim" --help > "$tmp/help"
 check "--help lists the subcommands" grep -q "validate" "$tmp/help"
@@ -32,7 +23,7 @@ cut -d, -f1-10 "$tmp/a/metrics.csv" > "$tmp/a.cut"
 cut -d, -f1-10 "$tmp/b/metrics.csv" > "$tmp/b.cut"
 check "two runs give identical metrics (but wall_s)" cmp -s "$tmp/a.cut" "$tmp/b.cut"
 
-"$py" - "$tmp/a" <<'PY'
+check "pandas loads the results" "$py" - "$tmp/a" <<'PY'
 import json, sys
 import pandas as pd
 run = sys.argv[1]
@@ -55,26 +46,22 @@ assert s["scenario"]["network"]["sharing"] == "fair"      # a default, filled in
 assert s["scenario"]["workers"] == 8
 assert s["totals"]["peak_rss_bytes"] > 0
 PY
-check "pandas loads the results" true
 
 "$dlsim" run "$src/scenarios/quickstart.json" --out "$tmp/c" --quiet --set workers=4 \
   --set network.bandwidth=100Mbps --set 'stop={"iterations": 7}'
-"$py" - "$tmp/c" <<'PY'
+check "--set overrides keys" "$py" - "$tmp/c" <<'PY'
 import json, sys
 s = json.load(open(f"{sys.argv[1]}/summary.json"))
 assert s["scenario"]["workers"] == 4
 assert s["scenario"]["network"]["bandwidth"] == "100Mbps"
 assert s["final"]["iteration"] == 7, s["final"]
 PY
-check "--set overrides keys" true
 
 "$dlsim" validate "$src/scenarios/quickstart.json" > "$tmp/resolved.json"
-"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['network']['sharing']=='fair' and d['output']['dir']=='results/quickstart'" "$tmp/resolved.json"
-check "validate prints the resolved scenario" true
+check "validate prints the resolved scenario" "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['network']['sharing']=='fair' and d['output']['dir']=='results/quickstart'" "$tmp/resolved.json"
 
 "$dlsim" schema > "$tmp/schema.json"
-"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['type']=='object' and 'network' in d['properties']" "$tmp/schema.json"
-check "schema is JSON Schema" true
+check "schema is JSON Schema" "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['type']=='object' and 'network' in d['properties']" "$tmp/schema.json"
 
 "$dlsim" schema --markdown > "$tmp/reference.md"
 check "docs/scenario-reference.md is up to date (make docs)" cmp -s "$tmp/reference.md" "$src/docs/scenario-reference.md"

@@ -4,40 +4,8 @@
 # `dlsim: error: <where>: <what>`, nothing written.
 # Usage: schedule_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
-dlsim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-count=0
-
-# expect_refused NAME WHERE-PREFIX SCENARIO-TEXT [extra args...]
-expect_refused() {
-  local name=$1 where=$2 text=$3
-  shift 3
-  count=$((count + 1))
-  local file="$tmp/$name.json" out="$tmp/out-$name"
-  printf '%s' "$text" > "$file"
-  "$dlsim" run "$file" --out "$out" --quiet "$@" > "$tmp/stdout" 2> "$tmp/stderr"
-  local rc=$?
-  local lines
-  lines=$(wc -l < "$tmp/stderr")
-  local first
-  first=$(head -n 1 "$tmp/stderr")
-  if [ "$rc" -ne 2 ]; then
-    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
-  fi
-  if [ "$lines" -ne 1 ]; then
-    echo "FAIL $name: $lines lines on stderr, expected 1:"; cat "$tmp/stderr"; failures=$((failures + 1)); return
-  fi
-  case "$first" in
-    "dlsim: error: $where"*) ;;
-    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
-  esac
-  if [ -e "$out" ]; then
-    echo "FAIL $name: the output folder was created"; failures=$((failures + 1)); return
-  fi
-  echo "ok   $name: $first"
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 
 S='"stop": {"iterations": 20}'
@@ -74,5 +42,4 @@ expect_refused alpc_svrg_schedule "algorithm.schedule: alpc-svrg" \
 expect_refused schedule_not_object "algorithm.schedule" \
   '{"algorithm": {"schedule": "step"}, '"$S"'}'
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+refusals_summary

@@ -6,17 +6,8 @@
 # redoes a point whose run was interrupted and keeps the finished ones.
 # Usage: signals.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
-dlsim=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; echo "$passed passed, 1 failed"; exit 1; fi
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 # check_partial DIR: metrics.csv parses, has rows, its last row is summary.json's final
 # row, the summary says incomplete, and the run stopped well before its 10^6 epochs.

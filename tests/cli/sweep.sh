@@ -6,25 +6,8 @@
 # by --resume; bad input exits 2 with one line and writes nothing.
 # Usage: sweep.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
-dlsim=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0
-
-# check DESCRIPTION COMMAND...
-check() {
-  local what=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $what"
-    echo "$passed passed, 1 failed"
-    exit 1
-  fi
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 # A small least-squares problem: each run takes milliseconds.
 cat > "$tmp/base.json" <<'JSON'
@@ -142,7 +125,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 "$dlsim" sweep "$tmp/block.json" --out "$tmp/b" --quiet
 check "sweep block: 2 values x 2 repeats" check_index "$tmp/b" 4
-"$py" - "$tmp/b" <<'PY'
+check "sweep block: ids, seeds and objects" "$py" - "$tmp/b" <<'PY'
 import json, os, sys
 import pandas as pd
 d = sys.argv[1]
@@ -158,7 +141,6 @@ assert s["scenario"]["algorithm"]["step_size"] == 0.02 and s["scenario"]["seed"]
 # Different seeds give different data, hence different losses.
 assert df["train_loss"][0] != df["train_loss"][1]
 PY
-check "sweep block: ids, seeds and objects" true
 
 # --- SIGKILL mid-sweep, then --resume -------------------------------------------
 # finished_runs DIR: the run folders holding both summary.json and metrics.csv.
@@ -183,7 +165,7 @@ sleep 0.5  # children die with the sweep (PR_SET_PDEATHSIG)
 check "killed sweep leaves no child running" test -z "$(pgrep -f -- "--out $tmp/k/" || true)"
 finished_before=$(finished_runs "$tmp/k" | wc -l)
 check "killed mid-way ($finished_before of 4 finished)" test "$finished_before" -ge 1 -a "$finished_before" -lt 4
-"$py" - "$tmp/k" "$finished_before" <<'PY'
+check "runs.csv of a killed sweep is complete and duplicate-free" "$py" - "$tmp/k" "$finished_before" <<'PY'
 import os, sys
 import pandas as pd
 df = pd.read_csv(os.path.join(sys.argv[1], "runs.csv"))
@@ -192,7 +174,6 @@ assert len(df) == 4 and df["run_id"].is_unique, df
 assert int(sys.argv[2]) - 1 <= (df["status"] == "done").sum() <= int(sys.argv[2]), df["status"]
 assert set(df["status"]) <= {"done", "running", "pending"}, df["status"]
 PY
-check "runs.csv of a killed sweep is complete and duplicate-free" true
 finished_runs "$tmp/k" | while read -r d; do stamp "$d"; done > "$tmp/k-before"
 "$dlsim" sweep "$tmp/slow.json" "${grid[@]}" --jobs 2 --out "$tmp/k" --resume > "$tmp/out"
 check "resume after kill: $(cat "$tmp/out")" grep -q "4 runs: 4 done ($finished_before already before), 0 failed" "$tmp/out"
@@ -208,7 +189,7 @@ p0=$!
 p1=$!
 wait "$p0"
 wait "$p1"
-"$py" - "$tmp/sh" <<'PY'
+check "shards split the points without overlap and cover all" "$py" - "$tmp/sh" <<'PY'
 import os, sys
 import pandas as pd
 d = sys.argv[1]
@@ -219,7 +200,6 @@ assert len(a) == len(b) == 2
 assert sorted(set(a["run_id"]) | set(b["run_id"])) == sorted(e for e in os.listdir(d) if os.path.isdir(os.path.join(d, e)))
 assert not os.path.exists(os.path.join(d, "runs.csv"))
 PY
-check "shards split the points without overlap and cover all" true
 "$dlsim" sweep --merge "$tmp/sh" > "$tmp/out"
 check "--merge: closing line" grep -q "4 runs: 4 done, 0 failed" "$tmp/out"
 check "--merge: complete index" check_index "$tmp/sh" 4
@@ -251,14 +231,13 @@ check "--resume redoes the failed point" test "$(cut -d, -f2 "$tmp/f/runs.csv" |
 check "dlsim-table: header + 4 rows" test "$(wc -l < "$tmp/table")" -eq 5
 check "dlsim-table: columns" grep -q '^ *run_id  *status  *workers  *network.bandwidth  *repeat  *seed  *time_s  *iteration  *bits_total  *train_loss' "$tmp/table"
 "$py" "$src/tools/dlsim-table" "$tmp/s" --csv --columns train_loss --sort train_loss > "$tmp/table.csv"
-"$py" - "$tmp/s/runs.csv" "$tmp/table.csv" <<'PY'
+check "dlsim-table --csv --columns --sort" "$py" - "$tmp/s/runs.csv" "$tmp/table.csv" <<'PY'
 import sys
 import pandas as pd
 runs, table = pd.read_csv(sys.argv[1]), pd.read_csv(sys.argv[2])
 assert list(table.columns) == ["run_id", "status", "workers", "network.bandwidth", "repeat", "seed", "train_loss"]
 assert list(table["train_loss"]) == sorted(runs["train_loss"])
 PY
-check "dlsim-table --csv --columns --sort" true
 rc=0
 "$py" "$src/tools/dlsim-table" "$tmp/nothing" 2> "$tmp/err" || rc=$?
 check "dlsim-table on a missing folder: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l < "$tmp/err")" -eq 1

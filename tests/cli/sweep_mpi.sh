@@ -6,24 +6,8 @@
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: sweep_mpi.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
-dlsim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0
-
-# check DESCRIPTION COMMAND...
-check() {
-  local what=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $what"
-    echo "$passed passed, 1 failed"
-    exit 1
-  fi
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 if ! "$dlsim" sweep --help | grep -q "built with MPI"; then
   echo "SKIPPED: dlsim was built without MPI (CMake's find_package(MPI) failed; install" \
@@ -44,7 +28,7 @@ grid=(--grid workers=2,3,4 --grid network.bandwidth=1Gbps,10Mbps --repeat 1)
 
 "${mpirun[@]}" "$dlsim" sweep "$tmp/base.json" "${grid[@]}" --jobs 1 --out "$tmp/m" > "$tmp/out"
 check "mpirun sweep: one closing line from rank 0" test "$(grep -c '^sweep tiny: 6 runs: 6 done, 0 failed' "$tmp/out")" -eq 1
-"$py" - "$tmp/m" <<'PY'
+check "ranks split the points without overlap and cover all; rank 0 wrote runs.csv" "$py" - "$tmp/m" <<'PY'
 import json, os, sys
 import pandas as pd
 d = sys.argv[1]
@@ -60,7 +44,6 @@ for r in range(2):  # rank r owns points r, r+2, r+4 in sweep order
 for run in order:
     assert json.load(open(os.path.join(d, run, "summary.json")))["final"]["iteration"] == 20
 PY
-check "ranks split the points without overlap and cover all; rank 0 wrote runs.csv" true
 
 "$dlsim" sweep "$tmp/base.json" "${grid[@]}" --out "$tmp/plain" --quiet
 check "MPI sweep == sweep without MPI (but wall_s)" \

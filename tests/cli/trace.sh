@@ -7,24 +7,8 @@
 # tracing does not change the results.
 # Usage: trace.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
-dlsim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0
-
-# check DESCRIPTION COMMAND...
-check() {
-  local what=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $what"
-    echo "$passed passed, 1 failed"
-    exit 1
-  fi
-}
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
 
 cat > "$tmp/profile.json" <<'JSON'
 {"name": "traced", "workers": 3,
@@ -43,7 +27,7 @@ check "tracing does not change metrics.csv (but wall_s)" \
   cmp -s <(cut -d, -f1-10 "$tmp/t/metrics.csv") <(cut -d, -f1-10 "$tmp/plain/metrics.csv")
 check "no partial trace left" test ! -e "$tmp/t/trace.json.partial"
 
-"$py" - "$tmp/t" <<'PY'
+check "trace.json: fields, compute durations, transfer spans, counter, names" "$py" - "$tmp/t" <<'PY'
 import json, os, sys
 from collections import Counter
 d = sys.argv[1]
@@ -92,13 +76,12 @@ assert counter and min(counter) >= 0 and max(counter) > 0 and counter[-1] == 0, 
 names = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
 assert names == {0: "worker 0", 1: "worker 1", 2: "worker 2", 3: "server 3", 4: "network"}, names
 PY
-check "trace.json: fields, compute durations, transfer spans, counter, names" true
 
 # A lone message (1 worker -> server): send span (P+H)/β, receive span α + (P+H)/β.
 # P = 1000 fp32 parameters = 32000 bits, H = 64 B = 512 bits, β = 1 Mbps, α = 1 ms.
 "$dlsim" run "$tmp/profile.json" --set workers=1 --set 'compute.per_worker=[1]' --set stop.iterations=1 \
   --out "$tmp/lone" --trace --quiet
-"$py" - "$tmp/lone/trace.json" <<'PY'
+check "lone message: send = (P+H)/β, receive = α + (P+H)/β" "$py" - "$tmp/lone/trace.json" <<'PY'
 import json, sys
 events = json.load(open(sys.argv[1]))["traceEvents"]
 first = {}
@@ -110,11 +93,10 @@ assert abs((e - b) - 32512) < 1e-6, e - b          # (32000 + 512) bits / 1e6 bi
 b, e = first[("recv", 1, "b")], first[("recv", 1, "e")]
 assert abs((e - b) - (1000 + 32512)) < 1e-6, e - b  # + 1 ms latency
 PY
-check "lone message: send = (P+H)/β, receive = α + (P+H)/β" true
 
 # --trace-limit: truncated, still valid JSON, truncation noted.
 "$dlsim" run "$tmp/profile.json" --out "$tmp/cut" --trace --trace-limit 20 --quiet
-"$py" - "$tmp/cut/trace.json" <<'PY'
+check "--trace-limit truncates to valid JSON and says so" "$py" - "$tmp/cut/trace.json" <<'PY'
 import json, sys
 trace = json.load(open(sys.argv[1]))
 other = trace["otherData"]
@@ -126,7 +108,6 @@ assert all((e["cat"], e["id"]) in begun for e in ends)       # no end without a 
 assert len(events) - len(ends) <= 20, len(events)           # only span ends beyond the limit
 assert len(events) == other["events"]
 PY
-check "--trace-limit truncates to valid JSON and says so" true
 
 rc=0
 "$dlsim" run "$tmp/profile.json" --out "$tmp/bad" --trace-limit lots 2> "$tmp/err" || rc=$?

@@ -14,6 +14,7 @@
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "tools/dlsim/run_performance.hpp"
 #include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
 #include "tools/dlsim/topology_command.hpp"
@@ -41,15 +42,19 @@ std::string format_bits(double bits) {
 }
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
-            bool quiet, bool trace, std::uint64_t trace_limit) {
+            bool quiet, bool trace, std::uint64_t trace_limit, const std::string& threads,
+            bool profile) {
   dlsim::tool::install_stop_signal_handlers();
+  const int thread_count = dlsim::tool::parse_threads(threads);
   auto prepared = dlsim::sim::prepare(load(file, sets));
   dlsim::sim::RunOptions options;
   options.out_dir = out.empty() ? prepared.scenario.output_dir : out;
   options.progress = !quiet && isatty(STDERR_FILENO);
   options.trace = trace;
   options.trace_limit = trace_limit;
+  options.threads = thread_count;
   const auto summary = dlsim::sim::run(prepared, options);
+  if (profile) dlsim::tool::print_profile(stderr, summary);
   if (!quiet) {
     const auto& f = summary["final"];
     std::string line =
@@ -92,6 +97,14 @@ int main(int argc, char** argv) {
   run->add_option("--trace-limit", trace_limit,
                   "At most this many events in trace.json (default 1000000); later ones are "
                   "dropped and the truncation noted in the file");
+  std::string threads = "1";
+  bool profile = false;
+  run->add_option("--threads", threads,
+                  "Threads for the workers' math (default 1; 0 = all cores); results are "
+                  "identical for every value");
+  run->add_flag("--profile", profile,
+                "Print the wall-time split (math, compression, metrics, engine), events/s and "
+                "peak memory on stderr at the end");
 
   auto* validate =
       app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
@@ -118,7 +131,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (run->parsed()) return cmd_run(file, sets, out, quiet, trace, trace_limit);
+    if (run->parsed()) return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile);
     if (sweep.parsed()) return sweep.run();
     if (topology.parsed()) return topology.run();
     if (validate->parsed()) {

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""End-to-end benchmarks of issue 9: runs the scenarios in scenarios/bench/ k times each
+and prints one table (median wall time of the whole `dlsim run` process, events,
+events per second, peak RSS, simulated time, target).
+
+    /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
+    make bench-e2e
+
+Wall and CPU seconds come from /usr/bin/time -v (elapsed, user + system) and peak RSS
+from its "Maximum resident set size"; events and simulated time from summary.json.
+Case (b) runs CHOCO-SGD with --threads 1 and --threads 2 and checks that metrics.csv is
+identical apart from wall_s; without a --threads option it runs the single-thread case
+only and says so. On a machine shared with other work, compare the CPU column too.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIOS = os.path.join(ROOT, "scenarios", "bench")
+
+# case id -> (label, scenario file, extra flags, target wall seconds, target peak RSS bytes)
+CASES = {
+    "a": ("(a) gossip ring 1024, 100 rounds", "gossip-ring1024-profile.json", [], 0.35, None),
+    "b1": ("(b) CHOCO fmnist 16w --threads 1", "choco-ring16-fmnist-softmax.json",
+           ["--threads", "1"], None, None),
+    "b2": ("(b) CHOCO fmnist 16w --threads 2", "choco-ring16-fmnist-softmax.json",
+           ["--threads", "2"], None, None),
+    "c": ("(c) torus 4096 logistic, 10 rounds", "torus4096-logistic.json", [], None, 4e9),
+    "d": ("(d) ring all-reduce 65536 ResNet-50 (fast path)", "ring-allreduce65536-resnet50.json", [], 10.0,
+          None),
+}
+
+
+def supports_threads(dlsim):
+    out = subprocess.run([dlsim, "run", "--help"], capture_output=True, text=True)
+    return "--threads" in out.stdout + out.stderr
+
+
+def run_once(dlsim, scenario, flags, out_dir):
+    cmd = ["/usr/bin/time", "-v", dlsim, "run", scenario, "--out", out_dir, "--quiet"] + flags
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"e2e: {' '.join(cmd)} failed:\n{proc.stderr}")
+    err = proc.stderr
+
+    def field(name):
+        return re.search(re.escape(name) + r":\s*(\S+)", err).group(1)
+
+    elapsed = field("Elapsed (wall clock) time (h:mm:ss or m:ss)")
+    seconds = 0.0
+    for part in elapsed.split(":"):
+        seconds = seconds * 60 + float(part)
+    cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+    rss = int(field("Maximum resident set size (kbytes)")) * 1024
+    with open(os.path.join(out_dir, "summary.json")) as f:
+        totals = json.load(f)["totals"]
+    with open(os.path.join(out_dir, "metrics.csv")) as f:
+        metrics = [line.rsplit(",", 1)[0] for line in f.read().splitlines()]
+    return {"wall": seconds, "cpu": cpu, "rss": rss, "totals": totals, "metrics": metrics}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dlsim", default=os.path.join(ROOT, "build", "bin", "dlsim"))
+    ap.add_argument("--runs", type=int, default=3, help="runs per case (median reported)")
+    ap.add_argument("--cases", default="a,b,c,d")
+    args = ap.parse_args()
+    wanted = args.cases.split(",")
+    threads = supports_threads(args.dlsim)
+    ids = []
+    for c in wanted:
+        if c == "b":
+            ids += ["b1", "b2"] if threads else ["b"]
+        else:
+            ids.append(c)
+    scratch = tempfile.mkdtemp(prefix="dlsim-e2e-")
+    rows, notes, results = [], [], {}
+    try:
+        for cid in ids:
+            label, file, flags, target_wall, target_rss = CASES["b1" if cid == "b" else cid]
+            if cid == "b":
+                label, flags = "(b) CHOCO fmnist 16w (no --threads)", []
+            runs = [run_once(args.dlsim, os.path.join(SCENARIOS, file), flags,
+                             os.path.join(scratch, f"{cid}-{k}")) for k in range(args.runs)]
+            results[cid] = runs
+            wall = statistics.median(r["wall"] for r in runs)
+            cpu = statistics.median(r["cpu"] for r in runs)
+            rss = max(r["rss"] for r in runs)
+            t = runs[0]["totals"]
+            verdict = []
+            if target_wall is not None:
+                verdict.append(f"wall<{target_wall:g}s " + ("ok" if wall < target_wall else "MISS"))
+            if target_rss is not None:
+                verdict.append(f"RSS<{target_rss / 1e9:g}GB " + ("ok" if rss < target_rss else "MISS"))
+            if cid in ("b", "b1", "b2") and t.get("wall_engine_s") is not None and t.get("wall_s"):
+                verdict.append(f"engine {100 * t['wall_engine_s'] / t['wall_s']:.1f}% of wall")
+            rows.append([label, f"{wall:.3f}", f"{cpu:.3f}", f"{t['events']:,}",
+                         f"{t['events'] / wall:,.0f}", f"{rss / 2**20:,.0f} MiB",
+                         f"{t['sim_time_s']:.6g} s", "; ".join(verdict)])
+        if "b1" in results and "b2" in results:
+            same = results["b1"][0]["metrics"] == results["b2"][0]["metrics"]
+            w1 = statistics.median(r["wall"] for r in results["b1"])
+            w2 = statistics.median(r["wall"] for r in results["b2"])
+            notes.append(f"(b) --threads 2 / --threads 1 wall: {w2 / w1:.2f}x (target <= 0.6x); "
+                         f"metrics.csv minus wall_s identical: {'yes' if same else 'NO'}")
+        elif "b" in results:
+            notes.append("(b) this dlsim has no --threads option: single-thread run only")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    header = ["case", f"wall s (median of {args.runs})", "CPU s", "events", "events/s",
+              "peak RSS", "simulated time", "target"]
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    fmt = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    print(fmt(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(fmt(r))
+    for n in notes:
+        print(n)
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

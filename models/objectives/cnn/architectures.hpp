@@ -1,0 +1,43 @@
+// The networks dlsim builds by name (scenario `model.kind`), for 1 × 28 × 28 images
+// (Fashion-MNIST) and C classes:
+//
+// lenet5 (LeCun et al. 1998, with max or average pooling and relu or tanh):
+//   conv 6@5×5 pad 2 → act → pool 2×2 → conv 16@5×5 → act → pool 2×2 → dense 120 → act →
+//   dense 84 → act → dense C.   Parameters (C = 10): 156 + 2,416 + 48,120 + 10,164 + 850
+//   = 61,706, i.e. (25+1)·6 + (150+1)·16 + (400+1)·120 + (120+1)·84 + (84+1)·C.
+//
+// resnet (He et al. 2016 §4.2, CIFAR variant, depth = 6n + 2), channels c1 = round(16w),
+// c2 = round(32w), c3 = round(64w) for the width multiplier w:
+//   conv 3×3 c1 → relu → n blocks at c1 (28×28) → n blocks at c2, the first with stride 2
+//   (14×14) → n blocks at c3, the first with stride 2 (7×7) → global average pool →
+//   dense C. Blocks are residual_block.hpp (two 3×3 convolutions; the two downsampling
+//   blocks have a 1×1 projection shortcut, "option B"). No normalization layers.
+//   Parameters: (9+1)c1 + n·2(9c1²+c1) + [(9c1c2+c2) + (9c2²+c2) + (c1c2+c2)]
+//   + (n−1)·2(9c2²+c2) + [same with c2 → c3] + (n−1)·2(9c3²+c3) + (c3+1)·C.
+#pragma once
+
+#include "models/objectives/cnn/network.hpp"
+#include "models/objectives/cnn/pool2d.hpp"
+#include "models/objectives/dense_classifier.hpp"
+
+namespace dlsim::models::cnn {
+
+struct Architecture {
+  enum class Kind { lenet5, resnet } kind = Kind::lenet5;
+  Activation activation = Activation::relu;  // lenet5
+  PoolKind pooling = PoolKind::max;          // lenet5
+  int depth = 20;                            // resnet: 6n + 2
+  double width = 1.0;                        // resnet: channel multiplier
+  Shape input{1, 28, 28};
+  int classes = 10;
+};
+
+/// Throws std::invalid_argument for impossible architectures (depth not 6n + 2 ≥ 8,
+/// width giving 0 channels, inputs the layers do not fit).
+template <class T>
+Network<T> build_network(const Architecture& architecture);
+
+/// Channels of resnet stage s (0, 1, 2): max(1, round(16·2^s·width)).
+Index resnet_channels(double width, int stage);
+
+}  // namespace dlsim::models::cnn

@@ -1,0 +1,198 @@
+// ConvNet: precision dispatch, data-set evaluation in blocks, init and regularizers
+// (conv_net.hpp).
+#include "models/objectives/cnn/conv_net.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/objectives/batch.hpp"
+
+namespace dlsim::models {
+
+namespace {
+
+constexpr const char* kWho = "convolutional network";
+constexpr Index kEvalBlock = 500;  // rows per block of full-data evaluations
+
+template <class T>
+struct Scratch {
+  cnn::NetworkScratch<T> net;
+  Eigen::Matrix<T, Eigen::Dynamic, 1> params, grad;
+  Matrix x;
+  std::vector<int> labels;
+};
+template <class T>
+Scratch<T>& scratch() {
+  thread_local Scratch<T> s;
+  return s;
+}
+
+int class_of(double label, int classes) {
+  const int c = int(label);
+  if (double(c) != label || c < 0 || c >= classes)
+    throw std::invalid_argument(std::string(kWho) + ": label " + std::to_string(label) +
+                                " is not a class index in [0, " + std::to_string(classes) + ")");
+  return c;
+}
+
+// Σ −log softmax(z_i)[y_i] and Σ [argmax z_i = y_i] over the rows of a logit block.
+template <class T>
+std::pair<double, double> block_sums(const cnn::Mat<T>& logits, const Vector& labels, Index r0,
+                                     int classes) {
+  double cross_entropy = 0, correct = 0;
+  const Eigen::MatrixXd z = logits.template cast<double>();
+  for (Index i = 0; i < z.rows(); ++i) {
+    const int label = class_of(labels(r0 + i), classes);
+    const double max = z.row(i).maxCoeff();
+    cross_entropy += max + std::log((z.row(i).array() - max).exp().sum()) - z(i, label);
+    Index predicted = 0;
+    z.row(i).maxCoeff(&predicted);
+    correct += predicted == label ? 1.0 : 0.0;
+  }
+  return {cross_entropy, correct};
+}
+
+template <class T>
+std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
+                                   int classes) {
+  Scratch<T>& s = scratch<T>();
+  s.params = w.cast<T>();
+  double cross_entropy = 0, correct = 0;
+  for (Index r0 = 0; r0 < data.size(); r0 += kEvalBlock) {
+    const Index rows = std::min(kEvalBlock, data.size() - r0);
+    const auto& logits = net.forward(s.params.data(), data.features.middleRows(r0, rows), s.net);
+    const auto [ce, ok] = block_sums<T>(logits, data.labels, r0, classes);
+    cross_entropy += ce;
+    correct += ok;
+  }
+  return {cross_entropy, correct};
+}
+
+template <class T>
+void batch_gradient(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
+                    std::span<const Index> rows, int classes, Vector& grad) {
+  Scratch<T>& s = scratch<T>();
+  s.x = data.features(rows, Eigen::all);
+  s.labels.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    s.labels[i] = class_of(data.labels(rows[i]), classes);
+  if constexpr (std::is_same_v<T, double>) {
+    grad.resize(w.size());
+    net.gradient(w.data(), s.x, s.labels, grad.data(), s.net);
+  } else {
+    s.params = w.cast<T>();
+    s.grad.resize(w.size());
+    net.gradient(s.params.data(), s.x, s.labels, s.grad.data(), s.net);
+    grad = s.grad.template cast<double>();
+  }
+}
+
+}  // namespace
+
+ConvNet::ConvNet(cnn::Architecture architecture, Regularization reg, InitOptions init,
+                 Precision precision)
+    : architecture_(architecture),
+      reg_(reg),
+      init_(init),
+      precision_(precision),
+      net_float_(cnn::build_network<float>(architecture)),
+      net_double_(cnn::build_network<double>(architecture)),
+      tensors_(net_double_.tensors()),
+      dimension_(net_double_.parameter_count()) {
+  if (reg.l2 < 0 || reg.l1 < 0)
+    throw std::invalid_argument("convolutional network: l2, l1 must be >= 0");
+  check_init(init, kWho);
+}
+
+std::vector<Index> ConvNet::tensor_sizes() const {
+  std::vector<Index> sizes;
+  for (const auto& t : tensors_) sizes.push_back(t.size);
+  return sizes;
+}
+
+void ConvNet::check(const Vector& w, const Dataset& data) const {
+  check_features(data, architecture_.input.size(), kWho);
+  check_size(w, dimension_, kWho);
+}
+
+std::pair<double, double> ConvNet::sums(const Vector& w, const Dataset& data) const {
+  check(w, data);
+  if (precision_ == Precision::single) return evaluate(net_float_, w, data, architecture_.classes);
+  return evaluate(net_double_, w, data, architecture_.classes);
+}
+
+double ConvNet::data_loss(const Vector& w, const Dataset& data) const {
+  return sums(w, data).first / double(data.size());
+}
+
+double ConvNet::regularizer(const Vector& w) const {
+  double value = 0;
+  Index offset = 0;
+  for (const auto& t : tensors_) {
+    if (t.weight) {
+      const auto weights = w.segment(offset, t.size);
+      if (reg_.l2 != 0) value += 0.5 * reg_.l2 * weights.squaredNorm();
+      if (reg_.l1 != 0) value += reg_.l1 * weights.lpNorm<1>();
+    }
+    offset += t.size;
+  }
+  return value;
+}
+
+double ConvNet::loss(const Vector& w, const Dataset& data) const {
+  return data_loss(w, data) + regularizer(w);
+}
+
+std::optional<double> ConvNet::accuracy(const Vector& w, const Dataset& data) const {
+  return sums(w, data).second / double(data.size());
+}
+
+void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
+                       Vector& grad) const {
+  check(w, data);
+  check_batch(rows, data.size(), kWho);
+  if (precision_ == Precision::single)
+    batch_gradient(net_float_, w, data, rows, architecture_.classes, grad);
+  else
+    batch_gradient(net_double_, w, data, rows, architecture_.classes, grad);
+  if (reg_.l2 == 0) return;
+  Index offset = 0;
+  for (const auto& t : tensors_) {
+    if (t.weight) grad.segment(offset, t.size) += reg_.l2 * w.segment(offset, t.size);
+    offset += t.size;
+  }
+}
+
+ComputeCost ConvNet::gradient_cost(Index batch) const {
+  double flops = net_double_.gradient_flops(batch);
+  if (reg_.l2 != 0)
+    for (const auto& t : tensors_)
+      if (t.weight) flops += 2 * double(t.size);
+  return {flops, 0.0};
+}
+
+void ConvNet::prox(Vector& w, double step) const {
+  check_size(w, dimension_, kWho);
+  Index offset = 0;
+  for (const auto& t : tensors_) {
+    if (t.weight) soft_threshold(w.segment(offset, t.size), step * reg_.l1);
+    offset += t.size;
+  }
+}
+
+Vector ConvNet::initial_point(std::mt19937_64& rng) const {
+  Vector w = Vector::Zero(dimension_);
+  Index offset = 0;
+  for (const auto& t : tensors_) {
+    if (t.weight) {
+      double std = init_std(init_, t.fan_in, t.fan_out);
+      if (init_.kind == InitOptions::Kind::he || init_.kind == InitOptions::Kind::xavier)
+        std *= t.init_scale;
+      fill_normal(w.segment(offset, t.size), std, rng);
+    }
+    offset += t.size;
+  }
+  return w;
+}
+
+}  // namespace dlsim::models

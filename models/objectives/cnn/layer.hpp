@@ -1,0 +1,110 @@
+// The building blocks of convolutional networks (models/objectives/cnn): the batched
+// tensor layout every layer shares and the interface of a layer.
+//
+// Layout ("channel-major batch"): a batch of B samples of shape C × H × W is one
+// column-major matrix of H·W·B rows and C columns; column c holds channel c of every
+// sample, sample after sample, each image row-major (x fastest). Entry (c, b, y, x) sits
+// at flat index ((c·B + b)·H + y)·W + x. This makes
+//  - a convolution one GEMM over the whole batch after im2col (rows: output pixels of
+//    every sample; columns: Cin·k·k taps), whose result already has this layout;
+//  - 2×2 pooling four strided views of the whole tensor (H even: pairs of rows never
+//    straddle two images);
+//  - a dense layer's output (H = W = 1) the usual B × n matrix.
+//
+// A layer reads its parameters from its slice of the network's one contiguous parameter
+// vector (per-layer Eigen::Map views, no copies) and writes its gradient into the same
+// slice of the gradient vector. It keeps what backward needs in a per-thread Workspace
+// that the network owns, so a layer object is immutable and shared by all workers.
+//
+// FLOP convention (objective.hpp): a multiply-add of a matrix product counts 2, every
+// other arithmetic operation (add, multiply, max, compare, exp, tanh) counts 1; copies,
+// zero fills and selects count 0.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "models/data/dataset.hpp"
+
+namespace dlsim::models::cnn {
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;  // column-major
+
+/// Shape of one sample.
+struct Shape {
+  Index channels = 1, height = 1, width = 1;
+  Index pixels() const { return height * width; }
+  Index size() const { return channels * height * width; }
+  bool operator==(const Shape&) const = default;
+};
+
+/// A batch in the channel-major batch layout: data is (H·W·batch) × C.
+template <class T>
+struct Tensor {
+  Mat<T> data;
+  Shape shape;
+  Index batch = 0;
+  void resize(Shape s, Index b) {
+    shape = s;
+    batch = b;
+    data.resize(s.pixels() * b, s.channels);
+  }
+};
+
+/// What a layer keeps between forward and backward (per thread), and nested workspaces
+/// of composite layers.
+template <class T>
+struct Workspace {
+  std::vector<Mat<T>> buffers;
+  std::vector<Tensor<T>> tensors;
+  std::vector<Workspace> children;
+};
+
+/// One parameter tensor of a layer: its length, the fans He/Xavier use, whether it is a
+/// weight (regularized, drawn at init) or a bias (0 at init, not regularized), and a
+/// factor on the init standard deviation.
+struct TensorInfo {
+  Index size = 0;
+  Index fan_in = 0, fan_out = 0;
+  bool weight = true;
+  double init_scale = 1.0;
+};
+
+template <class T>
+class Layer {
+ public:
+  virtual ~Layer() = default;
+  virtual std::string name() const = 0;
+  /// Shape of one output sample for one input sample of shape `in`.
+  virtual Shape output_shape() const = 0;
+  virtual Shape input_shape() const = 0;
+  /// Parameter tensors in the order they are laid out in the layer's slice.
+  virtual std::vector<TensorInfo> tensors() const { return {}; }
+  Index parameter_count() const {
+    Index n = 0;
+    for (const TensorInfo& t : tensors()) n += t.size;
+    return n;
+  }
+  /// out = layer(in). `params` points at the layer's slice.
+  virtual void forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
+                       Workspace<T>& ws) const = 0;
+  /// Given dL/d(out) in `grad_out`, writes dL/d(params) into `grad_params` (the layer's
+  /// slice, overwritten) and, when `grad_in` is not null, dL/d(in). `in` and `out` are
+  /// the tensors of the matching forward call; `ws` its workspace.
+  virtual void backward(const T* params, const Tensor<T>& in, const Tensor<T>& out,
+                        const Tensor<T>& grad_out, Tensor<T>* grad_in, T* grad_params,
+                        Workspace<T>& ws) const = 0;
+  /// Exact FLOPs of forward on `batch` samples, and of backward (with or without the
+  /// input gradient).
+  virtual double forward_flops(Index batch) const = 0;
+  virtual double backward_flops(Index batch, bool input_gradient) const = 0;
+};
+
+template <class T>
+using LayerPtr = std::unique_ptr<Layer<T>>;
+
+}  // namespace dlsim::models::cnn

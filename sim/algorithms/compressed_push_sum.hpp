@@ -1,0 +1,133 @@
+// Compressed push-sum: choco-sgp and adag-sgp (ALGORITHMS.md §3), CHOCO's public copies
+// applied to the push-sum numerators AND weights, for directed and time-varying graphs.
+// This file is the math of one node (no time, no network); compressed_push_sum_worker.cpp
+// runs it as a process.
+//
+// Push-sum. P is column-stochastic (P_ij = the share sender j gives to i, Σ_i P_ij = 1;
+// topologies/mixing_weights.hpp). Pushing (x_j, w_j) with P conserves Σ_i x_i and Σ_i w_i,
+// so z_i = x_i / w_i converges to the true average (Kempe et al. 2003; sgp.cpp).
+//
+// Compression (choco-sgp; Taheri et al. 2020's quantized push-sum with CHOCO's consensus
+// step). Sender j keeps a public copy x̂_j (and ŵ_j) that every receiver holds too: both
+// add the same decoded message q_j = C(x_j − x̂_j). The consensus step mixes copies:
+//   x_i ← x_i + γ (Σ_{j∈in(i)} P_ij x̂_j − (1 − P_ii) x̂_i)   (= x_i + γ(Σ_j P_ij x̂_j − x̂_i))
+//   w_i ← w_i + γ (Σ_{j∈in(i)} P_ij ŵ_j − (1 − P_ii) ŵ_i).
+// Mass. Summed over i, copy x̂_j enters with γ Σ_{i≠j} P_ij − γ(1 − P_jj) = 0, so Σ_i x_i
+// and Σ_i w_i are conserved exactly (up to double rounding) whatever the compression
+// error; with exact copies (x̂ = x) the step is push-sum with M = I + γ(P − I), column-
+// stochastic and nonnegative for γ ≤ 1, so the weights stay positive. The weight is one
+// scalar, sent exactly (fp32 difference, 32 bits per message).
+//
+// Adaptive steps (adag-sgp). AdaGossip scales a RECEIVER's gossip error by its own γ_i:
+// row scaling I + Γ(P − I) is not column-stochastic, Σ_i x_i drifts and z converges to a
+// weighted average, not the true one (2 nodes, P = 1/2, γ = (1, 1/2): limit (x_1 + 2x_2)/3).
+// Conservation needs the SENDER's step: j gives away γ_j ⊙ x̂_j, so per coordinate k
+//   M_k = I + (P − I) diag(γ_1k, ..., γ_nk),   column j sums to 1 − γ_jk + γ_jk = 1:
+// every coordinate has its own column-stochastic matrix. For x_ik / w_ik to remain a push-
+// sum ratio the weight of coordinate k must go through the same M_k, hence a per-
+// coordinate weight vector w_i ∈ R^d mixed with the same γ_j as its coordinate, public
+// copies ŵ_j compressed like the numerators (a second d-vector per message, its own
+// compressor stream), and the de-biased model z_i = x_i ⊘ w_i (elementwise).
+// Limitation (README): the weight copies lag their weights like any CHOCO copy; at 90 %
+// top-k or with coarse qsgd, weights then approach 0 and adag-sgp diverged in our runs
+// (sending w − ŵ on the numerator message's support instead was worse: it subtracts stale
+// weight snapshots and drives weights negative). Receivers must know γ_j without extra bits,
+// so it is AdaGossip's rule applied to what they see, j's decoded numerator messages
+// (the compressed model differences):
+//   v_j ← β v_j + (1 − β) q_j ⊙ q_j;   γ_j = min(γ / (√(v_j / (1 − β^m)) + ε), 1)
+// after m messages, identical at j and at every receiver (consensus_step.hpp). γ_j ≤ 1
+// keeps M_k nonnegative. With γ_j = γ this is choco-sgp except for the weight's shape.
+//
+// Copies per stream. On a static graph j broadcasts one message (one copy x̂_j, stream 0);
+// on a time-varying graph every edge j → i has its own copy x̂_{j→i} (stream i + 1 at j,
+// created at the first meeting, kept across absences), and node i's step is
+//   x_i ← x_i + Σ_{j∈in_t(i)} P^t_ij γ_{j→i} ⊙ x̂_{j→i} − Σ_{l∈out_t(i)} P^t_li γ_{i→l} ⊙ x̂_{i→l},
+// which is the static form when one copy serves every out-neighbour (Σ_l P_li = 1 − P_ii).
+// Mass is conserved edge by edge: what i adds from x̂_{j→i} is what j subtracts.
+//
+// @inproceedings{taheri2020quantized,
+//   title={Quantized Decentralized Stochastic Learning over Directed Graphs},
+//   author={Taheri, Hossein and Mokhtari, Aryan and Hassani, Hamed and Pedarsani, Ramtin},
+//   booktitle={ICML}, year={2020}}
+// @inproceedings{koloskova2019decentralized,
+//   title={Decentralized Stochastic Optimization and Gossip Algorithms with Compressed
+//          Communication},
+//   author={Koloskova, Anastasia and Stich, Sebastian U. and Jaggi, Martin},
+//   booktitle={ICML}, year={2019}}
+// @article{aketi2024adagossip,
+//   title={AdaGossip: Adaptive Consensus Step-size for Decentralized Deep Learning with
+//          Communication Compression},
+//   author={Aketi, Sai Aparna and Hashemi, Abolfazl and Roy, Kaushik},
+//   journal={arXiv preprint arXiv:2404.05919}, year={2024}}
+// @inproceedings{kempe2003gossip,
+//   title={Gossip-Based Computation of Aggregate Information},
+//   author={Kempe, David and Dobra, Alin and Gehrke, Johannes}, booktitle={FOCS}, year={2003}}
+#pragma once
+
+#include <map>
+#include <optional>
+#include <span>
+
+#include "models/objectives/objective.hpp"
+#include "sim/algorithms/consensus_step.hpp"
+
+namespace dlsim::sim {
+
+struct CompressedPushSumOptions {
+  double gamma = 1.0;     // consensus_step; choco-sgp needs γ ≤ 1 (nonnegative mixing)
+  bool adaptive = false;  // adag-sgp: per-coordinate γ_j and weights
+  double beta = 0.999;    // adag-sgp
+  double epsilon = 1e-8;  // adag-sgp
+};
+
+/// One term of the consensus step: the copy of stream `key` mixed with share `share`
+/// (incoming: key = the sender's id, share = P_ij; outgoing: key = my stream, P_li).
+struct CopyShare {
+  int key = 0;
+  double share = 0;
+};
+
+class CompressedPushSumNode {
+ public:
+  /// Starts at numerator x0 and weight 1 (a scalar, or one per coordinate if adaptive).
+  CompressedPushSumNode(const models::Vector& x0, const CompressedPushSumOptions& options);
+
+  /// The numerator x_i (the local step changes it in place).
+  models::Vector& numerator() { return x_; }
+  const models::Vector& numerator() const { return x_; }
+  /// The weight w_i: 1 coordinate (choco-sgp) or d (adag-sgp).
+  const models::Vector& weight() const { return w_; }
+  /// z = x ⊘ w, the de-biased model.
+  void debiased(models::Vector& z) const;
+
+  /// What outgoing stream `stream` must compress: x − x̂ and w − ŵ of its copy.
+  void differences(int stream, models::Vector& numerator, models::Vector& weight);
+  /// The decoded messages of stream `stream` went out: its copy adds them.
+  void sent(int stream, const models::Vector& q_numerator, const models::Vector& q_weight);
+  /// Decoded messages from in-neighbour `from` arrived: my copy of `from` adds them.
+  void received(int from, const models::Vector& q_numerator, const models::Vector& q_weight);
+  /// The consensus step: + Σ_in P_ij γ ⊙ x̂_{j→i} − Σ_out P_li γ ⊙ x̂_{i→l} (same on w).
+  void mix(std::span<const CopyShare> incoming, std::span<const CopyShare> outgoing);
+
+  /// Copies held: outgoing streams plus in-neighbours ever heard from.
+  std::size_t copies() const { return mine_.size() + theirs_.size(); }
+
+ private:
+  struct Copy {
+    models::Vector numerator;              // x̂
+    models::Vector weight;                 // ŵ
+    std::optional<AdaptiveStepSize> step;  // adag-sgp: γ of this stream
+  };
+  Copy& copy(std::map<int, Copy>& copies, int key);
+  void add(Copy& c, const models::Vector& q_numerator, const models::Vector& q_weight);
+  // delta += share · γ(c) ⊙ copy (numerator and weight)
+  void accumulate(const Copy& c, double share);
+
+  CompressedPushSumOptions options_;
+  models::Vector x_, w_;
+  std::map<int, Copy> mine_;    // my outgoing streams
+  std::map<int, Copy> theirs_;  // by in-neighbour
+  models::Vector delta_x_, delta_w_;
+};
+
+}  // namespace dlsim::sim

@@ -1,0 +1,98 @@
+// JobPool (job_pool.hpp): a phase publishes its jobs, bumps `generation_` and works
+// along; helpers claim indices from `claim_` and count finished jobs in `done_`.
+// `claim_` holds (generation << 32) | next index and is advanced by compare-and-swap
+// only while its generation is the claimer's, so a helper still leaving an earlier
+// phase can neither take nor skip an index of the current one.
+#include "sim/engine/job_pool.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+// Busy-wait this many rounds before sleeping: a phase usually follows the previous one
+// within microseconds, and a futex wake-up costs about as much as a small gradient.
+constexpr int kSpinRounds = 1000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
+int resolve_threads(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware == 0 ? 1 : int(hardware);
+}
+
+JobPool::JobPool(int threads) {
+  for (int i = 1; i < threads; ++i)
+    helpers_.emplace_back([this](std::stop_token stop) { helper_loop(stop); });
+}
+
+JobPool::~JobPool() {
+  for (auto& h : helpers_) h.request_stop();
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  helpers_.clear();  // joins
+}
+
+void JobPool::run_all(std::span<ComputeJob* const> jobs) {
+  if (jobs.empty()) return;
+  if (helpers_.empty() || jobs.size() == 1) {
+    for (ComputeJob* job : jobs) job->run();
+    return;
+  }
+  done_.store(0, std::memory_order_relaxed);
+  jobs_ = jobs.data();
+  count_.store(jobs.size(), std::memory_order_relaxed);
+  const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  claim_.store(generation << 32, std::memory_order_release);
+  generation_.store(generation, std::memory_order_release);
+  generation_.notify_all();
+  work(generation);
+  const std::size_t n = jobs.size();
+  for (int spin = 0; spin < kSpinRounds; ++spin) {
+    if (done_.load(std::memory_order_acquire) == n) return;
+    cpu_relax();
+  }
+  for (std::size_t d = done_.load(std::memory_order_acquire); d != n;
+       d = done_.load(std::memory_order_acquire))
+    done_.wait(d, std::memory_order_acquire);
+}
+
+void JobPool::work(std::uint64_t generation) {
+  std::uint64_t claim = claim_.load(std::memory_order_acquire);
+  while (true) {
+    if (claim >> 32 != (generation & 0xffffffffu)) return;  // a later phase: not ours
+    const std::size_t i = std::size_t(claim & 0xffffffffu);
+    if (i >= count_.load(std::memory_order_acquire)) return;
+    if (!claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      continue;  // `claim` was reloaded
+    // Index i of our phase is ours; the phase cannot end before we count it done.
+    const std::size_t n = count_.load(std::memory_order_relaxed);
+    jobs_[i]->run();
+    if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == n) done_.notify_one();
+    claim = claim_.load(std::memory_order_acquire);
+  }
+}
+
+void JobPool::helper_loop(std::stop_token stop) {
+  // Stop is requested before the destructor's last bump of `generation_`: a helper that
+  // has seen that bump also sees the request, one that has not will be woken by it.
+  std::uint64_t seen = generation_.load(std::memory_order_acquire);
+  while (!stop.stop_requested()) {
+    int spin = 0;
+    for (; spin < kSpinRounds && generation_.load(std::memory_order_acquire) == seen; ++spin)
+      cpu_relax();
+    if (spin == kSpinRounds) generation_.wait(seen, std::memory_order_acquire);
+    if (stop.stop_requested()) return;
+    seen = generation_.load(std::memory_order_acquire);
+    work(seen);
+  }
+}
+
+}  // namespace dlsim::sim

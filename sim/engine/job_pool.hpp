@@ -1,0 +1,68 @@
+// Parallel math at one simulated instant (DESIGN.md §6, `--threads N`): processes that
+// start a computation suspend and register a ComputeJob with the engine; before the
+// clock moves past the current instant the engine runs every registered job, on this
+// pool when it has more than one thread, then calls each job's finish() on the engine
+// thread in node-id order. Jobs touch only their own node's state (its model, its
+// batch sampler, its compressor streams and random streams), so the results are the
+// same for every N by construction; N = 1 runs the jobs inline, one after another.
+//
+// The pool: N − 1 std::jthread helpers plus the calling (engine) thread. A phase hands
+// out job indices through one atomic counter (dynamic load balancing) and ends when
+// every job has run; helpers sleep on std::atomic::wait between phases after a short
+// spin. No allocation per phase or per job.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <thread>
+#include <vector>
+
+namespace dlsim::sim {
+
+/// One node's piece of work in a parallel phase.
+class ComputeJob {
+ public:
+  /// The math; may run on any pool thread, concurrently with other jobs. Must not throw
+  /// (store the exception and rethrow it in finish() or later).
+  virtual void run() noexcept = 0;
+  /// Runs on the engine thread after every job of the phase has run, in order().
+  virtual void finish() = 0;
+  /// The node id; finish() calls go in increasing order (stable for equal ids).
+  virtual int order() const = 0;
+
+ protected:
+  ~ComputeJob() = default;
+};
+
+class JobPool {
+ public:
+  /// `threads` >= 1 in total, the calling thread included.
+  explicit JobPool(int threads);
+  JobPool(const JobPool&) = delete;
+  JobPool& operator=(const JobPool&) = delete;
+  ~JobPool();
+
+  int threads() const { return int(helpers_.size()) + 1; }
+
+  /// Calls run() of every job exactly once, spread over the threads; returns when all
+  /// have returned.
+  void run_all(std::span<ComputeJob* const> jobs);
+
+ private:
+  void helper_loop(std::stop_token stop);
+  void work(std::uint64_t generation);
+
+  std::vector<std::jthread> helpers_;
+  ComputeJob* const* jobs_ = nullptr;  // the current phase's jobs
+  std::atomic<std::size_t> count_{0};  // ... and how many
+  std::atomic<std::uint64_t> claim_{0};
+  std::atomic<std::size_t> done_{0};
+  std::atomic<std::uint64_t> generation_{0};
+};
+
+/// `--threads` as given: 0 means every hardware thread.
+int resolve_threads(int requested);
+
+}  // namespace dlsim::sim

@@ -1,0 +1,101 @@
+// `co_await me.compute([&] { ...math...; return cost; })` (node.hpp): the awaiter that
+// turns a node's math into a ComputeJob (sim/engine/job_pool.hpp). The process
+// suspends; at the end of the current instant the engine runs the callable, possibly
+// on another thread and concurrently with other nodes' math, then — on the engine
+// thread, in node-id order — finish() converts the returned ComputeCost into simulated
+// time (ComputeModel::duration, jitter from the node's own stream) and schedules the
+// resumption at now + duration. Simulated results therefore do not depend on --threads.
+//
+// The rule for the callable: touch only the node's own state (its model and buffers,
+// its batch sampler, its compressor streams). Never the network, the recorder, the
+// trace observer or anything shared; those stay outside, before or after the co_await.
+//
+// Wall-clock accounting: each job times itself (two steady_clock reads); compression
+// inside a job is timed into the job's own counter through `current_job_wall`
+// (WallAccount::compress() in sim/algorithms/training.hpp), never into shared state.
+#pragma once
+
+#include <chrono>
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <type_traits>
+#include <utility>
+
+#include "sim/engine/engine.hpp"
+#include "sim/network/network.hpp"
+#include "sim/runtime/compute_model.hpp"
+
+namespace dlsim::sim {
+
+/// Wall-clock counters of the compute job running on this thread.
+struct JobWall {
+  double compress_s = 0;   // compression inside the job
+  double discarded_s = 0;  // math timers inside a job: the job's own clock covers them
+};
+/// Set while a job's callable runs; null elsewhere (the engine thread outside jobs).
+inline thread_local JobWall* current_job_wall = nullptr;
+
+/// The math of a compute job: a callable returning the cost to charge.
+template <class F>
+concept ComputeMath = std::is_invocable_r_v<models::ComputeCost, F&>;
+
+template <class F>
+class ComputeAwaiter final : public ComputeJob {
+ public:
+  ComputeAwaiter(Engine& engine, ComputeModel& model, ActivityObserver* observer, NodeId id, F fn)
+      : engine_(&engine), model_(&model), observer_(observer), id_(id), fn_(std::move(fn)) {}
+
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    handle_ = h;
+    engine_->submit(this);
+  }
+  void await_resume() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+  void run() noexcept override {
+    const auto t0 = std::chrono::steady_clock::now();
+    JobWall wall;
+    current_job_wall = &wall;
+    try {
+      cost_ = fn_();
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    current_job_wall = nullptr;
+    job_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    compress_s_ = wall.compress_s;
+  }
+
+  void finish() override {
+    model_->record_job(job_s_, compress_s_);
+    // A failed job resumes now (await_resume rethrows); a job that charges nothing (no
+    // gradient, e.g. choco-gossip's compression) takes no simulated time, no jitter draw
+    // and no trace span.
+    if (error_ || (cost_.flops == 0 && cost_.seconds == 0)) {
+      engine_->schedule_resume(engine_->now(), handle_);
+      return;
+    }
+    const SimTime duration = model_->duration(id_, cost_);
+    if (observer_) observer_->on_compute(id_, engine_->now(), duration);  // tracing only
+    engine_->schedule_resume(engine_->now() + duration, handle_);
+  }
+
+  int order() const override { return int(id_); }
+
+ private:
+  Engine* engine_;
+  ComputeModel* model_;
+  ActivityObserver* observer_;
+  NodeId id_;
+  F fn_;
+  std::coroutine_handle<> handle_;
+  models::ComputeCost cost_{};
+  std::exception_ptr error_;
+  double job_s_ = 0;
+  double compress_s_ = 0;
+};
+
+}  // namespace dlsim::sim

@@ -1,0 +1,76 @@
+# Shared harness of the CLI tests (tests/cli/*.sh): sourced, never run on its own.
+# It lives in a subfolder so that CMake's tests/cli/*.sh glob does not make it a test.
+#
+#   source "$(dirname "$0")/lib/harness.sh"
+#   cli_setup "$@"                       # $dlsim, $src, a scratch $tmp removed on exit
+#   check "what it shows" cmd args...    # stops the script at the first failure
+#   expect_refused NAME WHERE TEXT [CONTAINS] [-- dlsim-run args...]
+#   refusals_summary                     # prints the tally; fails if any case failed
+
+# cli_setup DLSIM_BINARY [SOURCE_DIR]
+cli_setup() {
+  dlsim=$1
+  src=${2:-}
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  py=/usr/bin/python3
+  passed=0
+  failures=0
+  count=0
+}
+
+# check DESCRIPTION COMMAND...: runs COMMAND (stdin is passed through, so a heredoc
+# Python check works); on failure prints what was being checked and exits 1.
+check() {
+  local what=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $what"
+    echo "$passed passed, 1 failed"
+    exit 1
+  fi
+}
+
+# expect_refused NAME WHERE-PREFIX SCENARIO-TEXT [CONTAINS] [-- extra dlsim-run args...]
+# The DESIGN.md §3 refusal: exit code 2, exactly one stderr line starting with
+# `dlsim: error: WHERE-PREFIX` (and containing CONTAINS when given), no output folder.
+# Failures are tallied, not fatal, so one run reports every broken case.
+expect_refused() {
+  local name=$1 where=$2 text=$3 contains=""
+  shift 3
+  if [ $# -gt 0 ] && [ "$1" != "--" ]; then contains=$1; shift; fi
+  if [ $# -gt 0 ]; then shift; fi  # the "--"
+  count=$((count + 1))
+  local file="$tmp/$name.json" out="$tmp/out-$name"
+  printf '%s' "$text" > "$file"
+  "$dlsim" run "$file" --out "$out" --quiet "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+  local rc=$?
+  local lines first
+  lines=$(wc -l < "$tmp/stderr")
+  first=$(head -n 1 "$tmp/stderr")
+  if [ "$rc" -ne 2 ]; then
+    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
+  fi
+  if [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines lines on stderr, expected 1:"; cat "$tmp/stderr"; failures=$((failures + 1)); return
+  fi
+  case "$first" in
+    "dlsim: error: $where"*) ;;
+    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
+  esac
+  if [ -n "$contains" ] && [[ "$first" != *"$contains"* ]]; then
+    echo "FAIL $name: '$first' does not contain '$contains'"; failures=$((failures + 1)); return
+  fi
+  if [ -e "$out" ]; then
+    echo "FAIL $name: the output folder was created"; failures=$((failures + 1)); return
+  fi
+  echo "ok   $name: $first"
+}
+
+# refusals_summary: the tally line; the script's status is its result.
+refusals_summary() {
+  echo "$((count - failures)) passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}

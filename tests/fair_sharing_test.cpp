@@ -1,0 +1,217 @@
+// The incremental max-min solver (sim/network/fair_sharing.hpp) against the reference
+// that re-solves every component at every change: random workloads (flows starting at
+// random times between random port pairs, heterogeneous NICs, slow links, a scheduled
+// rate change) must give bit-identical end times and rates. Independently of both, the
+// rates at random instants must be max-min fair: feasible on every resource, and every
+// flow has a saturated resource on which no other flow gets more (the bottleneck
+// characterisation of max-min fairness, Bertsekas & Gallager §6.5.2).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "sim/network/fair_sharing.hpp"
+
+using namespace dlsim::sim;
+
+namespace {
+
+struct Start {
+  SimTime at;
+  NodeId src, dst;
+  double bits;
+};
+
+class Recorder final : public TransferSink {
+ public:
+  explicit Recorder(Engine& e) : engine_(e) {}
+  void transmitted(TransferId id) override { ends.push_back({id, engine_.now()}); }
+  std::vector<std::pair<TransferId, SimTime>> ends;
+
+ private:
+  Engine& engine_;
+};
+
+// Starts the workload's transfers at their times and samples the rates at probe times.
+class Driver final : public EventHandler {
+ public:
+  Driver(Engine& e, FairSharing& s, const std::vector<Start>& w) : engine_(e), sharing_(s), w_(w) {}
+  void on_event(std::uint64_t arg) override {
+    if (arg < w_.size()) {
+      sharing_.add(TransferId(arg), w_[arg].src, w_[arg].dst, w_[arg].bits);
+      active_.push_back(TransferId(arg));
+      return;
+    }
+    std::erase_if(active_, [&](TransferId id) { return ended(id); });
+    std::vector<double> rates;
+    for (TransferId id : active_) rates.push_back(sharing_.rate(id));
+    probes.push_back({engine_.now(), active_, rates});
+  }
+  struct Probe {
+    SimTime at;
+    std::vector<TransferId> ids;
+    std::vector<double> rates;
+  };
+  std::vector<Probe> probes;
+  const Recorder* recorder = nullptr;
+
+ private:
+  bool ended(TransferId id) const {
+    return std::any_of(recorder->ends.begin(), recorder->ends.end(),
+                       [&](const auto& e) { return e.first == id; });
+  }
+  Engine& engine_;
+  FairSharing& sharing_;
+  const std::vector<Start>& w_;
+  std::vector<TransferId> active_;
+};
+
+struct Outcome {
+  std::vector<std::pair<TransferId, SimTime>> ends;
+  std::vector<Driver::Probe> probes;
+  std::uint64_t flows_solved;
+};
+
+NetworkConfig random_config(std::mt19937_64& rng, int n) {
+  NetworkConfig c(n, SimTime::from_seconds(1e-6), 10e9, Sharing::fair, 0);
+  std::uniform_int_distribution<int> node(0, n - 1);
+  const double speeds[] = {1e9, 2.5e9, 4e9, 10e9};
+  for (int k = 0; k < n / 2; ++k) c.set_egress(node(rng), speeds[rng() % 4]);
+  for (int k = 0; k < n / 2; ++k) c.set_ingress(node(rng), speeds[rng() % 4]);
+  for (int k = 0; k < n; ++k) {
+    const int a = node(rng), b = node(rng);
+    if (a != b) c.set_link(a, b, std::nullopt, speeds[rng() % 3]);
+  }
+  return c;
+}
+
+std::vector<Start> random_workload(std::mt19937_64& rng, int n, int flows) {
+  std::uniform_int_distribution<int> node(0, n - 1);
+  std::vector<Start> w;
+  std::int64_t t = 0;
+  for (int k = 0; k < flows; ++k) {
+    // Bursts at one instant (as synchronous rounds produce) and random gaps.
+    if (rng() % 3 == 0) t += 2 * std::int64_t(rng() % 1'000'000);  // even; probes are odd
+    int a = node(rng), b = node(rng);
+    if (a == b) b = (a + 1) % n;
+    const double bits = rng() % 4 == 0 ? 8000.0 : double(1000 + rng() % 1'000'000);
+    w.push_back({SimTime::from_ps(t), a, b, bits});
+  }
+  return w;
+}
+
+Outcome run(FairSharing::Recompute mode, NetworkConfig config, const std::vector<Start>& w,
+            const std::vector<SimTime>& probe_times, std::optional<SimTime> rate_change) {
+  Engine engine;
+  Recorder recorder(engine);
+  FairSharing sharing(engine, config, recorder, mode);
+  Driver driver(engine, sharing, w);
+  driver.recorder = &recorder;
+  for (std::size_t k = 0; k < w.size(); ++k) engine.schedule(w[k].at, &driver, k);
+  for (SimTime p : probe_times) engine.schedule(p, &driver, w.size());
+  struct Change final : EventHandler {
+    NetworkConfig* config;
+    FairSharing* sharing;
+    void on_event(std::uint64_t) override {
+      config->set_egress(0, 0.5e9);
+      config->set_ingress(1, 20e9);
+      sharing->rates_changed();
+    }
+  } change;
+  change.config = &config;
+  change.sharing = &sharing;
+  if (rate_change) engine.schedule(*rate_change, &change, 0);
+  engine.run();
+  return {recorder.ends, driver.probes, sharing.flows_solved()};
+}
+
+// Max-min fairness of one probe, from the definition (independent of the solver).
+void check_max_min(const NetworkConfig& c, const std::vector<Start>& w, const Driver::Probe& p) {
+  const int n = c.nodes();
+  std::map<std::int64_t, std::vector<std::size_t>> users;  // resource -> probe indices
+  std::map<std::int64_t, double> capacity;
+  for (std::size_t k = 0; k < p.ids.size(); ++k) {
+    const Start& s = w[p.ids[k]];
+    users[s.src].push_back(k);
+    capacity[s.src] = c.egress(s.src);
+    users[n + s.dst].push_back(k);
+    capacity[n + s.dst] = c.ingress(s.dst);
+    const std::int64_t link = 2 * n + std::int64_t(s.src) * n + s.dst;
+    users[link].push_back(k);
+    capacity[link] = c.link(s.src, s.dst).bandwidth;
+  }
+  std::map<std::int64_t, double> load;
+  for (const auto& [r, ks] : users) {
+    for (std::size_t k : ks) load[r] += p.rates[k];
+    CHECK(load[r] <= capacity[r] * (1 + 1e-9));
+  }
+  for (std::size_t k = 0; k < p.ids.size(); ++k) {
+    REQUIRE(p.rates[k] > 0);
+    bool has_bottleneck = false;
+    for (const auto& [r, ks] : users) {
+      if (std::find(ks.begin(), ks.end(), k) == ks.end()) continue;
+      if (load[r] < capacity[r] * (1 - 1e-9)) continue;
+      double most = 0;
+      for (std::size_t j : ks) most = std::max(most, p.rates[j]);
+      has_bottleneck |= p.rates[k] >= most * (1 - 1e-9);
+    }
+    CHECK(has_bottleneck);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("incremental max-min solver equals full recomputation bit for bit", "[fair_sharing]") {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    std::mt19937_64 rng(seed);
+    const int n = 4 + int(rng() % 29);
+    const NetworkConfig config = random_config(rng, n);
+    const auto workload = random_workload(rng, n, 300);
+    std::vector<SimTime> probes;
+    const std::int64_t horizon = workload.back().at.ps + 1;
+    for (int k = 0; k < 25; ++k)
+      probes.push_back(SimTime::from_ps(std::int64_t(rng() % horizon) | 1));
+    const std::optional<SimTime> change =
+        seed % 2 ? std::optional(SimTime::from_ps(horizon / 4 * 2)) : std::nullopt;
+    CAPTURE(seed, n);
+    const Outcome inc = run(FairSharing::Recompute::incremental, config, workload, probes, change);
+    const Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
+    REQUIRE(inc.ends.size() == workload.size());
+    REQUIRE(inc.ends == full.ends);  // same transfers end at the same picosecond, same order
+    REQUIRE(inc.probes.size() == full.probes.size());
+    for (std::size_t k = 0; k < inc.probes.size(); ++k) {
+      CHECK(inc.probes[k].ids == full.probes[k].ids);
+      CHECK(inc.probes[k].rates == full.probes[k].rates);  // exact
+    }
+    CHECK(inc.flows_solved <= full.flows_solved);
+    if (n >= 16) CHECK(inc.flows_solved < full.flows_solved);  // several components: less work
+    NetworkConfig after = config;
+    for (const auto& p : inc.probes) {
+      if (change && p.at > *change) {
+        after.set_egress(0, 0.5e9);
+        after.set_ingress(1, 20e9);
+      }
+      if (!p.ids.empty()) check_max_min(change && p.at > *change ? after : config, workload, p);
+    }
+  }
+}
+
+TEST_CASE("disjoint flow groups are solved separately", "[fair_sharing]") {
+  // 100 pairs (2k -> 2k+1) never share a port: after the burst, each later start
+  // re-solves only its own component of one flow.
+  Engine engine;
+  NetworkConfig config(200, SimTime{}, 10e9, Sharing::fair, 0);
+  Recorder recorder(engine);
+  FairSharing sharing(engine, config, recorder);
+  std::vector<Start> w;
+  for (int k = 0; k < 100; ++k) w.push_back({SimTime::from_ps(k), 2 * k, 2 * k + 1, 1e6});
+  Driver driver(engine, sharing, w);
+  driver.recorder = &recorder;
+  for (std::size_t k = 0; k < w.size(); ++k) engine.schedule(w[k].at, &driver, k);
+  engine.run();
+  REQUIRE(recorder.ends.size() == 100);
+  CHECK(sharing.flows_solved() == 100);
+  for (const auto& [id, at] : recorder.ends) CHECK(at == w[id].at + transmission_time(1e6, 10e9));
+}

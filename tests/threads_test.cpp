@@ -1,0 +1,288 @@
+// `--threads N` (sim/engine/job_pool.hpp, sim/runtime/compute_job.hpp): the pool runs
+// every job exactly once per phase; the engine runs an instant's jobs before the clock
+// moves and resumes the processes at now + duration in node-id order; whole runs give
+// byte-identical metrics.csv (but the wall_s column) and summary results for 1, 2 and 3
+// threads on gossip, parameter-server, allgather, SVRG-family and push-sum scenarios;
+// the wall-time totals add up.
+#include <atomic>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "run_helpers.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/engine/job_pool.hpp"
+#include "sim/runtime/node.hpp"
+
+using namespace dlsim;
+using sim::ComputeJob;
+
+namespace {
+
+// Writes its index into its own slot and counts its runs.
+struct SlotJob final : ComputeJob {
+  int id = 0;
+  std::vector<int>* slots = nullptr;
+  std::atomic<int> runs{0};
+  void run() noexcept override {
+    (*slots)[std::size_t(id)] += id;
+    runs.fetch_add(1);
+  }
+  void finish() override {}
+  int order() const override { return id; }
+};
+
+}  // namespace
+
+TEST_CASE("the pool runs every job of every phase exactly once", "[threads]") {
+  for (int threads : {1, 2, 3, 5}) {
+    sim::JobPool pool(threads);
+    REQUIRE(pool.threads() == threads);
+    std::vector<SlotJob> jobs(64);
+    std::vector<int> slots(jobs.size(), 0);
+    std::vector<ComputeJob*> pointers;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      jobs[i].id = int(i);
+      jobs[i].slots = &slots;
+      pointers.push_back(&jobs[i]);
+    }
+    // Many short phases of varying sizes: a helper leaving a phase late must neither
+    // run nor skip a job of the next one.
+    int phases = 0;
+    for (int round = 0; round < 3000; ++round) {
+      const std::size_t n = std::size_t(1 + (round * 7) % 64);
+      pool.run_all(std::span<ComputeJob* const>(pointers.data(), n));
+      ++phases;
+    }
+    std::vector<int> expected_runs(jobs.size(), 0);
+    for (int round = 0; round < phases; ++round)
+      for (std::size_t i = 0; i < std::size_t(1 + (round * 7) % 64); ++i) ++expected_runs[i];
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      CHECK(jobs[i].runs.load() == expected_runs[i]);
+      CHECK(slots[i] == int(i) * expected_runs[i]);
+    }
+  }
+}
+
+TEST_CASE("resolve_threads: 0 means every hardware thread", "[threads]") {
+  CHECK(sim::resolve_threads(3) == 3);
+  CHECK(sim::resolve_threads(0) >= 1);
+}
+
+namespace {
+
+// A job that records where in the phase it finished and resumes its process later.
+struct TimedJob final : ComputeJob {
+  sim::Engine* engine = nullptr;
+  int node = 0;
+  sim::SimTime duration{};
+  std::vector<int>* finish_order = nullptr;
+  std::coroutine_handle<> handle;
+  bool ran = false;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    handle = h;
+    engine->submit(this);
+  }
+  void await_resume() const noexcept {}
+  void run() noexcept override { ran = true; }
+  void finish() override {
+    finish_order->push_back(node);
+    engine->schedule_resume(engine->now() + duration, handle);
+  }
+  int order() const override { return node; }
+};
+
+sim::Task<void> process(sim::Engine& engine, int node, sim::SimTime start, sim::SimTime duration,
+                        std::vector<int>& finish_order, std::vector<double>& resumed_at) {
+  co_await sim::Node::SleepAwaiter{&engine, start};
+  TimedJob job;
+  job.engine = &engine;
+  job.node = node;
+  job.duration = duration;
+  job.finish_order = &finish_order;
+  co_await job;
+  REQUIRE(job.ran);
+  resumed_at[std::size_t(node)] = engine.now().seconds();
+}
+
+}  // namespace
+
+TEST_CASE("an instant's jobs finish in node-id order and resume at now + duration", "[threads]") {
+  for (int threads : {1, 2}) {
+    sim::Engine engine;
+    engine.set_threads(threads);
+    std::vector<int> finish_order;
+    std::vector<double> resumed_at(4, -1);
+    using sim::SimTime;
+    // Spawned in the order 3, 1, 0, 2; nodes 0, 1, 3 compute at t = 1 s, node 2 at 2 s.
+    engine.spawn(process(engine, 3, SimTime::from_seconds(1), SimTime::from_seconds(0.5),
+                         finish_order, resumed_at));
+    engine.spawn(process(engine, 1, SimTime::from_seconds(1), SimTime::from_seconds(0.25),
+                         finish_order, resumed_at));
+    engine.spawn(process(engine, 0, SimTime::from_seconds(1), SimTime::from_seconds(0),
+                         finish_order, resumed_at));
+    engine.spawn(process(engine, 2, SimTime::from_seconds(2), SimTime::from_seconds(1),
+                         finish_order, resumed_at));
+    engine.run();
+    CHECK(finish_order == std::vector<int>{0, 1, 3, 2});
+    CHECK(resumed_at == std::vector<double>{1.0, 1.25, 3.0, 1.5});
+    CHECK(engine.job_phases() == 2);
+    CHECK(engine.live_processes() == 0);
+  }
+}
+
+namespace {
+
+struct Result {
+  std::string metrics;  // metrics.csv without the wall_s column
+  nlohmann::json summary;
+};
+
+std::string without_last_column(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line, out;
+  while (std::getline(in, line)) out += line.substr(0, line.rfind(',')) + "\n";
+  return out;
+}
+
+Result run_with(const nlohmann::json& doc, int threads) {
+  auto prepared = sim::prepare(sim::load_scenario(doc));
+  sim::RunOptions options;
+  options.out_dir = test::fresh_dir("threads");
+  options.threads = threads;
+  Result r;
+  r.summary = sim::run(prepared, options);
+  r.metrics = without_last_column(test::read_text(options.out_dir / "metrics.csv"));
+  std::filesystem::remove_all(options.out_dir);
+  return r;
+}
+
+nlohmann::json classification(int workers, nlohmann::json algorithm, int iterations) {
+  return {{"workers", workers},
+          {"seed", 3},
+          {"data",
+           {{"source", "synthetic-classification"},
+            {"samples", 2400},
+            {"features", 20},
+            {"classes", 4},
+            {"test_fraction", 0.25},
+            {"partition", {{"kind", "dirichlet"}, {"alpha", 0.5}}}}},
+          {"model", {{"kind", "softmax"}, {"l2", 1e-4}}},
+          {"algorithm", algorithm},
+          {"topology", {{"kind", "ring"}}},
+          {"network", {{"latency", "10us"}, {"bandwidth", "1Gbps"}}},
+          {"compute", {{"speed", "1GFLOPS"}, {"jitter", 0.3}}},
+          {"stop", {{"iterations", iterations}}},
+          {"metrics", {{"every", {{"iterations", 5}}}, {"test", true}}}};
+}
+
+// Everything in summary.json that is not a wall-clock measurement.
+void require_same_results(const Result& a, const Result& b) {
+  REQUIRE(a.metrics == b.metrics);
+  nlohmann::json fa = a.summary["final"], fb = b.summary["final"];
+  fa.erase("wall_s");
+  fb.erase("wall_s");
+  CHECK(fa == fb);
+  for (const char* key :
+       {"events", "messages", "bits_total", "bytes_wire", "sim_time_s", "jobs", "job_phases"})
+    CHECK(a.summary["totals"][key] == b.summary["totals"][key]);
+  CHECK(a.summary["complete"] == b.summary["complete"]);
+}
+
+// The split adds up: math + compression + metrics + engine = wall_s, every part >= 0,
+// and the jobs' own clocks never exceed wall time × threads.
+void require_consistent_totals(const nlohmann::json& summary, int threads) {
+  const nlohmann::json& t = summary["totals"];
+  const double wall = t["wall_s"].get<double>();
+  const double parts = t["wall_math_s"].get<double>() + t["wall_compress_s"].get<double>() +
+                       t["wall_metrics_s"].get<double>() + t["wall_engine_s"].get<double>();
+  CHECK(t["threads"].get<int>() == threads);
+  CHECK(t["jobs"].get<std::uint64_t>() > 0);
+  CHECK(t["job_phases"].get<std::uint64_t>() <= t["jobs"].get<std::uint64_t>());
+  for (const char* key : {"wall_math_s", "wall_compress_s", "wall_metrics_s", "wall_engine_s"})
+    CHECK(t[key].get<double>() >= 0);
+  CHECK(parts == Approx(wall).epsilon(1e-9));
+  CHECK(t["wall_math_s"].get<double>() <= wall * threads);
+  CHECK(t["jobs_thread_s"].get<double>() <= wall * threads * 1.05 + 0.01);
+  CHECK(t["events_per_second"].get<double>() > 0);
+  CHECK(t["peak_rss_bytes"].get<std::uint64_t>() > 0);
+}
+
+void require_same_for_every_thread_count(const nlohmann::json& doc) {
+  const Result one = run_with(doc, 1);
+  require_consistent_totals(one.summary, 1);
+  for (int threads : {2, 3}) {
+    INFO("threads " << threads);
+    const Result many = run_with(doc, threads);
+    require_same_results(one, many);
+    require_consistent_totals(many.summary, threads);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("CHOCO-SGD with top-k on a ring: identical for 1, 2 and 3 threads", "[threads]") {
+  for (const char* order : {"adagossip", "choco-paper"}) {
+    INFO(order);
+    const auto doc = classification(8,
+                                    {{"kind", "choco-sgd"},
+                                     {"step_size", 0.1},
+                                     {"batch_size", 16},
+                                     {"momentum", 0.9},
+                                     {"consensus_step", 0.3},
+                                     {"order", order},
+                                     {"compressor", {{"kind", "top-k"}, {"ratio", 0.9}}}},
+                                    30);
+    require_same_for_every_thread_count(doc);
+  }
+}
+
+TEST_CASE("parameter-server SGD with qsgd: identical for 1, 2 and 3 threads", "[threads]") {
+  auto doc = classification(6,
+                            {{"kind", "sgd"},
+                             {"collective", "parameter-server"},
+                             {"step_size", 0.1},
+                             {"batch_size", 16},
+                             {"compressor", {{"kind", "qsgd"}, {"levels", 4}}}},
+                            30);
+  doc.erase("topology");
+  require_same_for_every_thread_count(doc);
+}
+
+TEST_CASE("allgather SGD and LPC-SVRG: identical for 1, 2 and 3 threads", "[threads]") {
+  auto sgd = classification(5,
+                            {{"kind", "sgd"},
+                             {"collective", "allgather"},
+                             {"step_size", 0.1},
+                             {"batch_size", 16},
+                             {"compressor", {{"kind", "top-k"}, {"ratio", 0.5}}}},
+                            20);
+  sgd.erase("topology");
+  require_same_for_every_thread_count(sgd);
+  auto svrg = classification(
+      4,
+      {{"kind", "lpc-svrg"}, {"collective", "allgather"}, {"step_size", 0.05}, {"batch_size", 16}},
+      25);
+  svrg.erase("topology");
+  require_same_for_every_thread_count(svrg);
+}
+
+TEST_CASE("D-PSGD, SGP and time-varying CHOCO: identical for 1, 2 and 3 threads", "[threads]") {
+  auto dpsgd = classification(6, {{"kind", "dpsgd"}, {"step_size", 0.1}, {"batch_size", 16}}, 20);
+  require_same_for_every_thread_count(dpsgd);
+  auto sgp = classification(6, {{"kind", "sgp"}, {"step_size", 0.1}, {"batch_size", 16}}, 20);
+  sgp["topology"] = {{"kind", "directed-exponential"}, {"weights", "uniform"}};
+  require_same_for_every_thread_count(sgp);
+  auto matching = classification(6,
+                                 {{"kind", "choco-sgd"},
+                                  {"step_size", 0.1},
+                                  {"batch_size", 16},
+                                  {"consensus_step", 0.3},
+                                  {"compressor", {{"kind", "random-k"}, {"ratio", 0.5}}}},
+                                 20);
+  matching["topology"] = {{"kind", "random-matching"}};
+  require_same_for_every_thread_count(matching);
+}
