@@ -21,6 +21,14 @@ inline void check_batch(std::span<const Index> rows, Index n, const char* who) {
 
 /// Copies the feature rows and labels of `rows` into `x` and `y` (their storage is
 /// reused between calls of equal batch size).
+/// A row range [begin, end) of a data set of `n` rows (Objective::data_sums).
+inline void check_row_range(Index begin, Index end, Index n, const char* who) {
+  if (begin < 0 || begin > end || end > n)
+    throw std::invalid_argument(std::string(who) + ": row range [" + std::to_string(begin) + ", " +
+                                std::to_string(end) + ") is not within the " + std::to_string(n) +
+                                " rows of the data set");
+}
+
 inline void gather_batch(const Dataset& data, std::span<const Index> rows, Matrix& x, Vector& y) {
   x = data.features(rows, Eigen::all);
   y = data.labels(rows);

@@ -107,11 +107,13 @@ const Matrix& DenseClassifier::forward(const Vector& w, const Eigen::Ref<const M
   return s.h.back();
 }
 
-std::pair<double, double> DenseClassifier::sums(const Vector& w, const Dataset& data) const {
+std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Dataset& data,
+                                                   Index begin, Index end) const {
   check(w, data);
+  check_row_range(begin, end, data.size(), kWho);
   double cross_entropy = 0, correct = 0;
-  for (Index r0 = 0; r0 < data.size(); r0 += kEvalBlock) {
-    const Index rows = std::min(kEvalBlock, data.size() - r0);
+  for (Index r0 = begin; r0 < end; r0 += kEvalBlock) {
+    const Index rows = std::min(kEvalBlock, end - r0);
     const Matrix& z = forward(w, data.features.middleRows(r0, rows));
     const Vector max = z.rowwise().maxCoeff();
     const Vector log_sum_exp =
@@ -124,15 +126,15 @@ std::pair<double, double> DenseClassifier::sums(const Vector& w, const Dataset& 
       correct += predicted == label ? 1.0 : 0.0;
     }
   }
-  return {cross_entropy, correct};
+  return LossSums{cross_entropy, correct};
 }
 
 double DenseClassifier::data_loss(const Vector& w, const Dataset& data) const {
-  return sums(w, data).first / double(data.size());
+  return data_sums(w, data, 0, data.size())->loss / double(data.size());
 }
 
-double DenseClassifier::loss(const Vector& w, const Dataset& data) const {
-  double value = data_loss(w, data);
+double DenseClassifier::regularizer(const Vector& w) const {
+  double value = 0;
   for (const Layer& l : layers_) {
     const auto weights = w.segment(l.weights, l.in * l.out);
     if (reg_.l2 != 0) value += 0.5 * reg_.l2 * weights.squaredNorm();
@@ -141,8 +143,12 @@ double DenseClassifier::loss(const Vector& w, const Dataset& data) const {
   return value;
 }
 
+double DenseClassifier::loss(const Vector& w, const Dataset& data) const {
+  return data_loss(w, data) + regularizer(w);
+}
+
 std::optional<double> DenseClassifier::accuracy(const Vector& w, const Dataset& data) const {
-  return sums(w, data).second / double(data.size());
+  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,

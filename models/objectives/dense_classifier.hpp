@@ -45,6 +45,11 @@ class DenseClassifier : public Objective {
   void prox(Vector& w, double step) const override;
   /// Fraction of samples whose largest logit is their label.
   std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
+  /// Σ_i −log P_{i,y_i} and Σ_i [argmax = y_i] over rows [begin, end), in blocks of rows.
+  std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
+                                    Index end) const override;
+  /// (λ2/2) Σ_l ||W_l||² + λ1 Σ_l ||W_l||₁.
+  double regularizer(const Vector& w) const override;
   Vector initial_point(std::mt19937_64& rng) const override;
 
   int classes() const { return classes_; }
@@ -58,8 +63,6 @@ class DenseClassifier : public Objective {
   };
   // Forward pass over `x`; fills scratch activations, returns the logits.
   const Matrix& forward(const Vector& w, const Eigen::Ref<const Matrix>& x) const;
-  // Σ_i −log P_{i,y_i} and Σ_i [argmax = y_i] over `data`, in blocks of rows.
-  std::pair<double, double> sums(const Vector& w, const Dataset& data) const;
   void check(const Vector& w, const Dataset& data) const;
 
   Index features_;

@@ -64,21 +64,37 @@ Index LeastSquares::dimension() const {
   return features_ + (bias_ ? 1 : 0);
 }
 
+std::optional<LossSums> LeastSquares::data_sums(const Vector& w, const Dataset& data, Index begin,
+                                                Index end) const {
+  check_shapes(w, dimension(), data, features_);
+  if (begin < 0 || begin > end || end > data.size())
+    throw std::invalid_argument("least squares: row range [" + std::to_string(begin) + ", " +
+                                std::to_string(end) + ") is not within the data set");
+  const double beta = bias_ ? w(features_) : 0.0;
+  const Index rows = end - begin;
+  const double sum_sq = ((data.features.middleRows(begin, rows) * w.head(features_)).array() +
+                         beta - data.labels.segment(begin, rows).array())
+                            .square()
+                            .sum();
+  return LossSums{sum_sq / 2.0, std::nullopt};
+}
+
 double LeastSquares::data_loss(const Vector& w, const Dataset& data) const {
   check_shapes(w, dimension(), data, features_);
   if (data.size() == 0) throw std::invalid_argument("least squares: empty data set");
-  const double beta = bias_ ? w(features_) : 0.0;
-  const double sum_sq =
-      ((data.features * w.head(features_)).array() + beta - data.labels.array()).square().sum();
-  return sum_sq / (2.0 * double(data.size()));
+  return data_sums(w, data, 0, data.size())->loss / double(data.size());
 }
 
-double LeastSquares::loss(const Vector& w, const Dataset& data) const {
-  double value = data_loss(w, data);  // also checks the shapes
+double LeastSquares::regularizer(const Vector& w) const {
   const auto wf = w.head(features_);
+  double value = 0;
   if (reg_.l2 != 0) value += 0.5 * reg_.l2 * wf.squaredNorm();
   if (reg_.l1 != 0) value += reg_.l1 * wf.lpNorm<1>();
   return value;
+}
+
+double LeastSquares::loss(const Vector& w, const Dataset& data) const {
+  return data_loss(w, data) + regularizer(w);  // data_loss also checks the shapes
 }
 
 void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,

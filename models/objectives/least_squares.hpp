@@ -24,6 +24,11 @@ class LeastSquares final : public Objective {
   std::optional<double> accuracy(const Vector&, const Dataset&) const override {
     return std::nullopt;
   }
+  /// Σ (a_iᵀw_f + β − b_i)²/2 over rows [begin, end); no correct count.
+  std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
+                                    Index end) const override;
+  /// (λ2/2)||w_f||² + λ1||w_f||₁.
+  double regularizer(const Vector& w) const override;
   Vector initial_point(std::mt19937_64& rng) const override;
 
  private:

@@ -26,25 +26,40 @@ Logistic::Logistic(Index features, Regularization reg, bool bias, InitOptions in
   check_init(init, kWho);
 }
 
-Vector Logistic::margins(const Vector& w, const Dataset& data) const {
+Vector Logistic::margins(const Vector& w, const Dataset& data, Index begin, Index end) const {
   check_features(data, features_, kWho);
   check_size(w, dimension(), kWho);
-  Vector z = data.features * w.head(features_);
+  check_row_range(begin, end, data.size(), kWho);
+  Vector z = data.features.middleRows(begin, end - begin) * w.head(features_);
   if (bias_) z.array() += w(features_);
   return z;
 }
 
-double Logistic::data_loss(const Vector& w, const Dataset& data) const {
-  const Eigen::ArrayXd m = margins(w, data).array() * data.labels.array();
-  return ((-m).max(0.0) + (-m.abs()).exp().log1p()).mean();
+std::optional<LossSums> Logistic::data_sums(const Vector& w, const Dataset& data, Index begin,
+                                            Index end) const {
+  const Vector z = margins(w, data, begin, end);
+  const auto y = data.labels.segment(begin, end - begin).array();
+  const Eigen::ArrayXd m = z.array() * y;
+  const Eigen::ArrayXd predicted =
+      (z.array() > 0).select(1.0, Eigen::ArrayXd::Constant(z.size(), -1.0));
+  return LossSums{((-m).max(0.0) + (-m.abs()).exp().log1p()).sum(),
+                  (predicted == y).cast<double>().sum()};
 }
 
-double Logistic::loss(const Vector& w, const Dataset& data) const {
-  double value = data_loss(w, data);
+double Logistic::data_loss(const Vector& w, const Dataset& data) const {
+  return data_sums(w, data, 0, data.size())->loss / double(data.size());
+}
+
+double Logistic::regularizer(const Vector& w) const {
   const auto wf = w.head(features_);
+  double value = 0;
   if (reg_.l2 != 0) value += 0.5 * reg_.l2 * wf.squaredNorm();
   if (reg_.l1 != 0) value += reg_.l1 * wf.lpNorm<1>();
   return value;
+}
+
+double Logistic::loss(const Vector& w, const Dataset& data) const {
+  return data_loss(w, data) + regularizer(w);
 }
 
 void Logistic::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
@@ -84,10 +99,7 @@ void Logistic::prox(Vector& w, double step) const {
 }
 
 std::optional<double> Logistic::accuracy(const Vector& w, const Dataset& data) const {
-  const Vector z = margins(w, data);
-  const Eigen::ArrayXd predicted =
-      (z.array() > 0).select(1.0, Eigen::ArrayXd::Constant(z.size(), -1.0));
-  return (predicted == data.labels.array()).cast<double>().mean();
+  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 Vector Logistic::initial_point(std::mt19937_64& rng) const {

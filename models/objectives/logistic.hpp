@@ -27,10 +27,16 @@ class Logistic final : public Objective {
   void prox(Vector& w, double step) const override;
   /// Fraction of samples with sign(z_i) = y_i (z_i = 0 counts as −1).
   std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
+  /// Σ log(1 + exp(−y_i z_i)) and Σ [sign(z_i) = y_i] over rows [begin, end).
+  std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
+                                    Index end) const override;
+  /// (λ2/2)||w_f||² + λ1||w_f||₁.
+  double regularizer(const Vector& w) const override;
   Vector initial_point(std::mt19937_64& rng) const override;
 
  private:
-  Vector margins(const Vector& w, const Dataset& data) const;  // z for every row
+  // z for rows [begin, end)
+  Vector margins(const Vector& w, const Dataset& data, Index begin, Index end) const;
   Index features_;
   Regularization reg_;
   bool bias_;

@@ -32,6 +32,14 @@ struct ComputeCost {
   double seconds = 0.0;
 };
 
+/// Sums over a range of rows, from one pass (Objective::data_sums): the data loss
+/// Σ_i ℓ_i (data_loss() = loss / rows) and, for classifiers, the number of correct
+/// predictions Σ_i [predicted_i = y_i] (accuracy() = *correct / rows).
+struct LossSums {
+  double loss = 0.0;
+  std::optional<double> correct;
+};
+
 class Objective {
  public:
   virtual ~Objective() = default;
@@ -60,6 +68,16 @@ class Objective {
   virtual void prox(Vector& w, double step) const = 0;
   /// Fraction of correct predictions, for classifiers; nullopt otherwise.
   virtual std::optional<double> accuracy(const Vector& w, const Dataset& data) const = 0;
+  /// Data-loss sum and correct count over rows [begin, end) of `data` in one pass, so
+  /// an evaluation can split a data set into chunks and add the chunks' sums; nullopt
+  /// (the default): not supported, callers use loss()/data_loss()/accuracy().
+  virtual std::optional<LossSums> data_sums(const Vector& /*w*/, const Dataset& /*data*/,
+                                            Index /*begin*/, Index /*end*/) const {
+    return std::nullopt;
+  }
+  /// The regularizers at `w` (l2, l1; bias excluded): loss() = data_loss() +
+  /// regularizer() for objectives that implement data_sums.
+  virtual double regularizer(const Vector& /*w*/) const { return 0.0; }
   /// The starting point every worker shares (zeros, or drawn from `rng`).
   virtual Vector initial_point(std::mt19937_64& rng) const = 0;
 

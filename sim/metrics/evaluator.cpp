@@ -1,5 +1,6 @@
 #include "sim/metrics/evaluator.hpp"
 
+#include <algorithm>
 #include <array>
 #include <exception>
 
@@ -29,7 +30,85 @@ class PassJob final : public ComputeJob {
   std::exception_ptr error_;
 };
 
+// The data-loss sum and correct count over one chunk of rows, as a pool job.
+class ChunkJob final : public ComputeJob {
+ public:
+  ChunkJob(const models::Objective& objective, const models::Vector& w, const models::Dataset& data,
+           models::Index begin, models::Index end)
+      : objective_(&objective), w_(&w), data_(&data), begin_(begin), end_(end) {}
+  void run() noexcept override {
+    try {
+      sums_ = *objective_->data_sums(*w_, *data_, begin_, end_);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  }
+  void finish() override {
+    if (error_) std::rethrow_exception(error_);
+  }
+  int order() const override { return 0; }
+  const models::LossSums& sums() const { return sums_; }
+
+ private:
+  const models::Objective* objective_;
+  const models::Vector* w_;
+  const models::Dataset* data_;
+  models::Index begin_, end_;
+  models::LossSums sums_;
+  std::exception_ptr error_;
+};
+
+// Appends the chunks of `data` to `chunks`.
+void add_chunks(const models::Objective& objective, const models::Vector& w,
+                const models::Dataset& data, std::vector<ChunkJob>& chunks) {
+  for (models::Index r0 = 0; r0 < data.size(); r0 += kEvaluationChunkRows)
+    chunks.emplace_back(objective, w, data, r0, std::min(r0 + kEvaluationChunkRows, data.size()));
+}
+
+// Σ over chunks [first, last) in chunk order: the data loss and the correct count.
+models::LossSums combine(const std::vector<ChunkJob>& chunks, std::size_t first, std::size_t last) {
+  models::LossSums total;
+  for (std::size_t i = first; i < last; ++i) {
+    const models::LossSums& part = chunks[i].sums();
+    total.loss += part.loss;
+    if (part.correct) total.correct = total.correct.value_or(0.0) + *part.correct;
+  }
+  return total;
+}
+
 }  // namespace
+
+bool Evaluator::chunked(const models::Vector& w) const {
+  // Empty sets keep the whole-pass calls (and their errors); an empty range probes
+  // whether the objective implements data_sums.
+  if ((train_ && train_->size() == 0) || (test_ && test_->size() == 0)) return false;
+  const models::Dataset* data = train_ ? train_ : test_;
+  return data && objective_.data_sums(w, *data, 0, 0).has_value();
+}
+
+void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e) const {
+  std::vector<ChunkJob> chunks;
+  if (train_pass) add_chunks(objective_, mean, *train_, chunks);
+  const std::size_t train_chunks = chunks.size();
+  if (test_) add_chunks(objective_, mean, *test_, chunks);
+  std::vector<ComputeJob*> jobs;
+  for (ChunkJob& c : chunks) jobs.push_back(&c);
+  if (pool_)
+    pool_->run_all(jobs);
+  else
+    for (ComputeJob* job : jobs) job->run();
+  for (ComputeJob* job : jobs) job->finish();  // rethrows
+  if (train_pass) {
+    const double n = double(train_->size());
+    e.train_loss = combine(chunks, 0, train_chunks).loss / n + objective_.regularizer(mean);
+  }
+  if (test_) {
+    const double n = double(test_->size());
+    const models::LossSums sums = combine(chunks, train_chunks, chunks.size());
+    e.test_loss = sums.loss / n;
+    if (sums.correct) e.test_accuracy = *sums.correct / n;
+  }
+}
 
 Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
   Evaluation e;
@@ -47,6 +126,10 @@ Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const 
   }
   if (const auto loss = objective_.loss_of_models(models)) e.train_loss = *loss;
   const bool train_pass = !e.train_loss && train_;
+  if (chunked(mean)) {
+    evaluate_chunked(mean, train_pass, e);
+    return e;
+  }
   auto train = [&] { e.train_loss = objective_.loss(mean, *train_); };
   auto test_loss = [&] { e.test_loss = objective_.data_loss(mean, *test_); };
   auto test_accuracy = [&] { e.test_accuracy = objective_.accuracy(mean, *test_); };

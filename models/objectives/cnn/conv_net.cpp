@@ -54,12 +54,12 @@ std::pair<double, double> block_sums(const cnn::Mat<T>& logits, const Vector& la
 
 template <class T>
 std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
-                                   int classes) {
+                                   Index begin, Index end, int classes) {
   Scratch<T>& s = scratch<T>();
   s.params = w.cast<T>();
   double cross_entropy = 0, correct = 0;
-  for (Index r0 = 0; r0 < data.size(); r0 += kEvalBlock) {
-    const Index rows = std::min(kEvalBlock, data.size() - r0);
+  for (Index r0 = begin; r0 < end; r0 += kEvalBlock) {
+    const Index rows = std::min(kEvalBlock, end - r0);
     const auto& logits = net.forward(s.params.data(), data.features.middleRows(r0, rows), s.net);
     const auto [ce, ok] = block_sums<T>(logits, data.labels, r0, classes);
     cross_entropy += ce;
@@ -115,14 +115,19 @@ void ConvNet::check(const Vector& w, const Dataset& data) const {
   check_size(w, dimension_, kWho);
 }
 
-std::pair<double, double> ConvNet::sums(const Vector& w, const Dataset& data) const {
+std::optional<LossSums> ConvNet::data_sums(const Vector& w, const Dataset& data, Index begin,
+                                           Index end) const {
   check(w, data);
-  if (precision_ == Precision::single) return evaluate(net_float_, w, data, architecture_.classes);
-  return evaluate(net_double_, w, data, architecture_.classes);
+  check_row_range(begin, end, data.size(), kWho);
+  const auto [cross_entropy, correct] =
+      precision_ == Precision::single
+          ? evaluate(net_float_, w, data, begin, end, architecture_.classes)
+          : evaluate(net_double_, w, data, begin, end, architecture_.classes);
+  return LossSums{cross_entropy, correct};
 }
 
 double ConvNet::data_loss(const Vector& w, const Dataset& data) const {
-  return sums(w, data).first / double(data.size());
+  return data_sums(w, data, 0, data.size())->loss / double(data.size());
 }
 
 double ConvNet::regularizer(const Vector& w) const {
@@ -144,7 +149,7 @@ double ConvNet::loss(const Vector& w, const Dataset& data) const {
 }
 
 std::optional<double> ConvNet::accuracy(const Vector& w, const Dataset& data) const {
-  return sums(w, data).second / double(data.size());
+  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,

@@ -41,15 +41,17 @@ class ConvNet final : public Objective {
   ComputeCost gradient_cost(Index batch) const override;
   void prox(Vector& w, double step) const override;
   std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
+  /// Σ cross-entropy and Σ [argmax = label] over rows [begin, end), in blocks of rows.
+  std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
+                                    Index end) const override;
+  /// Σ over weight tensors of (λ2/2)||W||² + λ1||W||₁ (biases excluded).
+  double regularizer(const Vector& w) const override;
   Vector initial_point(std::mt19937_64& rng) const override;
 
   const cnn::Network<double>& network() const { return net_double_; }
 
  private:
-  // Σ cross-entropy and Σ [argmax = label] over `data`.
-  std::pair<double, double> sums(const Vector& w, const Dataset& data) const;
   void check(const Vector& w, const Dataset& data) const;
-  double regularizer(const Vector& w) const;
 
   cnn::Architecture architecture_;
   Regularization reg_;
