@@ -10,11 +10,11 @@
 // run ends.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
 #include "sim/metrics/observer.hpp"
+#include "sim/metrics/partial_csv_file.hpp"
 
 namespace dlsim::sim {
 
@@ -24,9 +24,6 @@ class WorkersCsvWriter final : public MetricsObserver {
       "time_s,iteration,epoch,worker,train_loss,test_loss,test_accuracy,consensus_distance";
 
   explicit WorkersCsvWriter(const std::filesystem::path& dir);
-  ~WorkersCsvWriter() override;
-  WorkersCsvWriter(const WorkersCsvWriter&) = delete;
-  WorkersCsvWriter& operator=(const WorkersCsvWriter&) = delete;
 
   void on_row(const MetricsRow&) override {}
   void on_workers(const MetricsRow& row, std::span<const WorkerMetrics> workers) override;
@@ -37,9 +34,7 @@ class WorkersCsvWriter final : public MetricsObserver {
   static std::string format(const MetricsRow& row, const WorkerMetrics& w);
 
  private:
-  std::filesystem::path partial_;
-  std::filesystem::path final_;
-  std::FILE* file_ = nullptr;
+  PartialCsvFile file_;
 };
 
 }  // namespace dlsim::sim
