@@ -186,7 +186,7 @@ TEST_CASE("choco-sgp and adag-sgp average to the true average on a directed expo
   for (const std::string kind : {"choco-sgp", "adag-sgp"}) {
     // adag-sgp's weight vector is compressed too; at 75 % top-k it is unstable (README)
     const double ratio = kind == "choco-sgp" ? 0.75 : 0.5;
-    for (const json compressor :
+    for (const json& compressor :
          {json{{"kind", "top-k"}, {"ratio", ratio}}, json{{"kind", "qsgd"}, {"levels", 16}}}) {
       INFO(kind << " " << compressor.dump());
       json doc = dlsim::test::averaging_scenario(kind, topology, 16, 40, 400, 400);

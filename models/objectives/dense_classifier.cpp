@@ -129,10 +129,6 @@ std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Datase
   return LossSums{cross_entropy, correct};
 }
 
-double DenseClassifier::data_loss(const Vector& w, const Dataset& data) const {
-  return data_sums(w, data, 0, data.size())->loss / double(data.size());
-}
-
 double DenseClassifier::regularizer(const Vector& w) const {
   double value = 0;
   for (const Layer& l : layers_) {
@@ -141,14 +137,6 @@ double DenseClassifier::regularizer(const Vector& w) const {
     if (reg_.l1 != 0) value += reg_.l1 * weights.lpNorm<1>();
   }
   return value;
-}
-
-double DenseClassifier::loss(const Vector& w, const Dataset& data) const {
-  return data_loss(w, data) + regularizer(w);
-}
-
-std::optional<double> DenseClassifier::accuracy(const Vector& w, const Dataset& data) const {
-  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,

@@ -29,7 +29,7 @@ namespace dlsim::models {
 
 enum class Activation { relu, tanh };
 
-class DenseClassifier : public Objective {
+class DenseClassifier : public SummedObjective {
  public:
   /// `hidden` lists the hidden layer widths (empty: softmax regression).
   DenseClassifier(Index features, std::vector<Index> hidden, int classes, Activation activation,
@@ -37,14 +37,11 @@ class DenseClassifier : public Objective {
 
   Index dimension() const override { return dimension_; }
   std::vector<Index> tensor_sizes() const override;
-  double loss(const Vector& w, const Dataset& data) const override;
-  double data_loss(const Vector& w, const Dataset& data) const override;
   void gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                 Vector& grad) const override;
   ComputeCost gradient_cost(Index batch) const override;
   void prox(Vector& w, double step) const override;
   /// Fraction of samples whose largest logit is their label.
-  std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
   /// Σ_i −log P_{i,y_i} and Σ_i [argmax = y_i] over rows [begin, end), in blocks of rows.
   std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
                                     Index end) const override;

@@ -46,20 +46,12 @@ std::optional<LossSums> Logistic::data_sums(const Vector& w, const Dataset& data
                   (predicted == y).cast<double>().sum()};
 }
 
-double Logistic::data_loss(const Vector& w, const Dataset& data) const {
-  return data_sums(w, data, 0, data.size())->loss / double(data.size());
-}
-
 double Logistic::regularizer(const Vector& w) const {
   const auto wf = w.head(features_);
   double value = 0;
   if (reg_.l2 != 0) value += 0.5 * reg_.l2 * wf.squaredNorm();
   if (reg_.l1 != 0) value += reg_.l1 * wf.lpNorm<1>();
   return value;
-}
-
-double Logistic::loss(const Vector& w, const Dataset& data) const {
-  return data_loss(w, data) + regularizer(w);
 }
 
 void Logistic::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
@@ -96,10 +88,6 @@ ComputeCost Logistic::gradient_cost(Index batch) const {
 void Logistic::prox(Vector& w, double step) const {
   check_size(w, dimension(), kWho);
   soft_threshold(w.head(features_), step * reg_.l1);
-}
-
-std::optional<double> Logistic::accuracy(const Vector& w, const Dataset& data) const {
-  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 Vector Logistic::initial_point(std::mt19937_64& rng) const {

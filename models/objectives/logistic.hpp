@@ -14,19 +14,16 @@
 
 namespace dlsim::models {
 
-class Logistic final : public Objective {
+class Logistic final : public SummedObjective {
  public:
   Logistic(Index features, Regularization reg, bool bias, InitOptions init);
 
   Index dimension() const override { return features_ + (bias_ ? 1 : 0); }
-  double loss(const Vector& w, const Dataset& data) const override;
-  double data_loss(const Vector& w, const Dataset& data) const override;
   void gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                 Vector& grad) const override;
   ComputeCost gradient_cost(Index batch) const override;
   void prox(Vector& w, double step) const override;
   /// Fraction of samples with sign(z_i) = y_i (z_i = 0 counts as −1).
-  std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
   /// Σ log(1 + exp(−y_i z_i)) and Σ [sign(z_i) = y_i] over rows [begin, end).
   std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
                                     Index end) const override;

@@ -92,6 +92,31 @@ class Objective {
   }
 };
 
+/// An objective whose loss, data_loss and accuracy all follow from data_sums over every
+/// row plus regularizer(): it implements those two and inherits the rest, so the whole-set
+/// and the chunked evaluations share one code path.
+class SummedObjective : public Objective {
+ public:
+  double loss(const Vector& w, const Dataset& data) const override {
+    return data_loss(w, data) + regularizer(w);
+  }
+  double data_loss(const Vector& w, const Dataset& data) const override {
+    return all_rows(w, data).loss / double(data.size());
+  }
+  std::optional<double> accuracy(const Vector& w, const Dataset& data) const override {
+    const LossSums sums = all_rows(w, data);
+    if (!sums.correct) return std::nullopt;
+    return *sums.correct / double(data.size());
+  }
+  std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
+                                    Index end) const override = 0;
+
+ private:
+  LossSums all_rows(const Vector& w, const Dataset& data) const {
+    return *data_sums(w, data, 0, data.size());
+  }
+};
+
 struct Regularization {
   double l2 = 0.0;
   double l1 = 0.0;

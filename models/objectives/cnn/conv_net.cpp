@@ -126,10 +126,6 @@ std::optional<LossSums> ConvNet::data_sums(const Vector& w, const Dataset& data,
   return LossSums{cross_entropy, correct};
 }
 
-double ConvNet::data_loss(const Vector& w, const Dataset& data) const {
-  return data_sums(w, data, 0, data.size())->loss / double(data.size());
-}
-
 double ConvNet::regularizer(const Vector& w) const {
   double value = 0;
   Index offset = 0;
@@ -142,14 +138,6 @@ double ConvNet::regularizer(const Vector& w) const {
     offset += t.size;
   }
   return value;
-}
-
-double ConvNet::loss(const Vector& w, const Dataset& data) const {
-  return data_loss(w, data) + regularizer(w);
-}
-
-std::optional<double> ConvNet::accuracy(const Vector& w, const Dataset& data) const {
-  return *data_sums(w, data, 0, data.size())->correct / double(data.size());
 }
 
 void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,

@@ -27,20 +27,17 @@ namespace dlsim::models {
 
 enum class Precision { single, double_ };
 
-class ConvNet final : public Objective {
+class ConvNet final : public SummedObjective {
  public:
   ConvNet(cnn::Architecture architecture, Regularization reg, InitOptions init,
           Precision precision);
 
   Index dimension() const override { return dimension_; }
   std::vector<Index> tensor_sizes() const override;
-  double loss(const Vector& w, const Dataset& data) const override;
-  double data_loss(const Vector& w, const Dataset& data) const override;
   void gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                 Vector& grad) const override;
   ComputeCost gradient_cost(Index batch) const override;
   void prox(Vector& w, double step) const override;
-  std::optional<double> accuracy(const Vector& w, const Dataset& data) const override;
   /// Σ cross-entropy and Σ [argmax = label] over rows [begin, end), in blocks of rows.
   std::optional<LossSums> data_sums(const Vector& w, const Dataset& data, Index begin,
                                     Index end) const override;
