@@ -5,43 +5,29 @@
 // result bit-identical; a 4x straggler makes a synchronous round's compute 4x longer.
 #include <catch2/catch.hpp>
 
-#include <map>
-#include <memory>
 #include <sstream>
 #include <vector>
 
+#include "network_helpers.hpp"
 #include "run_helpers.hpp"
-#include "sim/runtime/node.hpp"
 
 using namespace dlsim::sim;
 using nlohmann::json;
 
 namespace {
 
-constexpr double kAlpha = 5e-6;  // 5 us
-constexpr double kBeta = 10e9;   // 10 Gbps
-constexpr Bits kHeader = 512;    // 64 B
+using dlsim::test::kAlpha;
+using dlsim::test::kBeta;
+using dlsim::test::kHeader;
+using dlsim::test::payload;
 
-Payload payload(Bits bits) {
-  auto e = std::make_shared<dlsim::models::Encoded>();
-  e->bits = bits;
-  return e;
-}
-
-struct Cluster {
-  Engine engine;
-  std::unique_ptr<Network> network;
-  std::unique_ptr<ComputeModel> compute;
-  std::vector<Node> nodes;
+// The cluster with the given faults, plus the arrival times of the messages 0 -> 1.
+struct Cluster : dlsim::test::NetworkCluster {
   std::vector<double> arrivals;
 
-  Cluster(int n, Sharing sharing, const NetworkFaults& faults) {
-    NetworkConfig config(n, SimTime::from_seconds(kAlpha), kBeta, sharing, kHeader);
-    config.faults() = faults;
-    network = std::make_unique<Network>(engine, config);
-    compute = std::make_unique<ComputeModel>(1e9, std::vector<double>{}, 0.0, 1, n);
-    for (int i = 0; i < n; ++i) nodes.emplace_back(i, engine, *network, *compute);
-  }
+  Cluster(int n, Sharing sharing, const NetworkFaults& faults)
+      : NetworkCluster(n, sharing, kHeader,
+                       [&](NetworkConfig& config) { config.faults() = faults; }) {}
 };
 
 // Sends `count` messages 0 -> 1 one after another (each waits for the previous).

@@ -9,37 +9,21 @@
 #include <memory>
 #include <vector>
 
-#include "sim/runtime/node.hpp"
+#include "network_helpers.hpp"
 
 using namespace dlsim::sim;
 
 namespace {
 
-constexpr double kAlpha = 5e-6;  // 5 us
-constexpr double kBeta = 10e9;   // 10 Gbps
-constexpr Bits kHeader = 512;    // 64 B
+using dlsim::test::kAlpha;
+using dlsim::test::kBeta;
+using dlsim::test::kHeader;
+using dlsim::test::payload;
 
-Payload payload(Bits bits) {
-  auto e = std::make_shared<dlsim::models::Encoded>();
-  e->bits = bits;
-  return e;
-}
-
-struct Cluster {
-  Engine engine;
-  std::unique_ptr<Network> network;
-  std::unique_ptr<ComputeModel> compute;
-  std::vector<Node> nodes;
+// The cluster plus the arrival time of each (src, dst) message.
+struct Cluster : dlsim::test::NetworkCluster {
+  using NetworkCluster::NetworkCluster;
   std::map<std::pair<int, int>, double> arrival;  // (src, dst) -> arrival time [s]
-
-  Cluster(int n, Sharing sharing, Bits header = kHeader,
-          void (*configure)(NetworkConfig&) = nullptr) {
-    NetworkConfig config(n, SimTime::from_seconds(kAlpha), kBeta, sharing, header);
-    if (configure) configure(config);
-    network = std::make_unique<Network>(engine, config);
-    compute = std::make_unique<ComputeModel>(1e9, std::vector<double>{}, 0.0, 1, n);
-    for (int i = 0; i < n; ++i) nodes.emplace_back(i, engine, *network, *compute);
-  }
 };
 
 Task<void> send_after(Cluster& c, int src, int dst, Bits bits, double delay_s = 0) {

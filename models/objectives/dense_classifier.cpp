@@ -70,6 +70,9 @@ DenseClassifier::DenseClassifier(Index features, std::vector<Index> hidden, int 
     layers_.push_back(layer);
     in = layer.out;
   }
+  std::vector<WeightSegment> weights;
+  for (const Layer& l : layers_) weights.push_back({l.weights, l.in * l.out});
+  penalty_ = WeightPenalty(reg, std::move(weights));
 }
 
 std::vector<Index> DenseClassifier::tensor_sizes() const {
@@ -130,13 +133,7 @@ std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Datase
 }
 
 double DenseClassifier::regularizer(const Vector& w) const {
-  double value = 0;
-  for (const Layer& l : layers_) {
-    const auto weights = w.segment(l.weights, l.in * l.out);
-    if (reg_.l2 != 0) value += 0.5 * reg_.l2 * weights.squaredNorm();
-    if (reg_.l1 != 0) value += reg_.l1 * weights.lpNorm<1>();
-  }
-  return value;
+  return penalty_.value(w);
 }
 
 void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
@@ -168,8 +165,6 @@ void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<c
     grad_weights.noalias() = input.transpose() * *g;
     if (bias_)
       Eigen::Map<Vector>(grad.data() + layer.bias, layer.out) = g->colwise().sum().transpose();
-    if (reg_.l2 != 0)
-      grad_weights += reg_.l2 * WeightMap(w.data() + layer.weights, layer.in, layer.out);
     if (l == 0) break;
     // G_{l−1} = (G_l W_lᵀ) ⊙ act'(H_{l−1}).
     Matrix& below = s.delta[l - 1];
@@ -180,6 +175,7 @@ void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<c
       below.array() *= 1.0 - input.array().square();
     g = &below;
   }
+  penalty_.add_gradient(w, grad);  // + λ2 W_l
 }
 
 ComputeCost DenseClassifier::gradient_cost(Index batch) const {
@@ -198,7 +194,7 @@ ComputeCost DenseClassifier::gradient_cost(Index batch) const {
 
 void DenseClassifier::prox(Vector& w, double step) const {
   check_size(w, dimension_, kWho);
-  for (const Layer& l : layers_) soft_threshold(w.segment(l.weights, l.in * l.out), step * reg_.l1);
+  penalty_.prox(w, step);
 }
 
 Vector DenseClassifier::initial_point(std::mt19937_64& rng) const {

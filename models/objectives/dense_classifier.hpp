@@ -24,6 +24,7 @@
 
 #include "models/objectives/init.hpp"
 #include "models/objectives/objective.hpp"
+#include "models/objectives/weight_penalty.hpp"
 
 namespace dlsim::models {
 
@@ -70,6 +71,7 @@ class DenseClassifier : public SummedObjective {
   InitOptions init_;
   std::vector<Layer> layers_;
   Index dimension_ = 0;
+  WeightPenalty penalty_;  // on every W_l
 };
 
 }  // namespace dlsim::models

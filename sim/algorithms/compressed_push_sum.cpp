@@ -1,6 +1,19 @@
 #include "sim/algorithms/compressed_push_sum.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace dlsim::sim {
+
+Eigen::ArrayXd banded_adaptive_step(const Eigen::ArrayXd& second_moment, Eigen::Index dimension,
+                                    double gamma, double epsilon, double band) {
+  const double top = std::min(gamma, 1.0);
+  if (second_moment.size() == 0) return Eigen::ArrayXd::Constant(dimension, top);
+  const double typical = std::sqrt(second_moment.mean());
+  const Eigen::ArrayXd factor =
+      ((typical + epsilon) / (second_moment.sqrt() + epsilon)).max(1 / band).min(1.0);
+  return (gamma * factor).min(1.0);
+}
 
 CompressedPushSumNode::CompressedPushSumNode(const models::Vector& x0,
                                              const CompressedPushSumOptions& options)
@@ -22,7 +35,8 @@ CompressedPushSumNode::Copy& CompressedPushSumNode::copy(std::map<int, Copy>& co
   if (it != copies.end()) return it->second;
   Copy c;
   c.numerator = models::Vector::Zero(x_.size());
-  c.weight = models::Vector::Zero(w_.size());
+  // adag-sgp: every node knows the initial weights are 1 (header comment)
+  c.weight = options_.adaptive ? models::Vector::Ones(w_.size()) : models::Vector::Zero(w_.size());
   if (options_.adaptive) c.step.emplace(options_.gamma, options_.beta, options_.epsilon);
   return copies.emplace(key, std::move(c)).first->second;
 }
@@ -59,8 +73,8 @@ void CompressedPushSumNode::accumulate(const Copy& c, double share) {
     delta_w_ += s * c.weight;
     return;
   }
-  if (c.step->observations() == 0) return;  // never written: the copy is 0
-  const Eigen::ArrayXd gamma = c.step->step();
+  const Eigen::ArrayXd gamma = banded_adaptive_step(
+      c.step->second_moment(), x_.size(), options_.gamma, options_.epsilon, options_.band);
   delta_x_.array() += share * gamma * c.numerator.array();
   delta_w_.array() += share * gamma * c.weight.array();
 }

@@ -28,15 +28,39 @@
 // coordinate weight vector w_i ∈ R^d mixed with the same γ_j as its coordinate, public
 // copies ŵ_j compressed like the numerators (a second d-vector per message, its own
 // compressor stream), and the de-biased model z_i = x_i ⊘ w_i (elementwise).
-// Limitation (README): the weight copies lag their weights like any CHOCO copy; at 90 %
-// top-k or with coarse qsgd, weights then approach 0 and adag-sgp diverged in our runs
-// (sending w − ŵ on the numerator message's support instead was worse: it subtracts stale
-// weight snapshots and drives weights negative). Receivers must know γ_j without extra bits,
-// so it is AdaGossip's rule applied to what they see, j's decoded numerator messages
-// (the compressed model differences):
-//   v_j ← β v_j + (1 − β) q_j ⊙ q_j;   γ_j = min(γ / (√(v_j / (1 − β^m)) + ε), 1)
-// after m messages, identical at j and at every receiver (consensus_step.hpp). γ_j ≤ 1
-// keeps M_k nonnegative. With γ_j = γ this is choco-sgp except for the weight's shape.
+//
+// The step. Receivers must know γ_j without extra bits, so it is computed from what they
+// see, j's decoded numerator messages q_j (identical at j and at every receiver):
+//   v_j ← β v_j + (1 − β) q_j ⊙ q_j;   v̂_j = v_j / (1 − β^m)   (after m messages)
+//   ρ_j = √(mean_k v̂_jk)            (the RMS message size of the stream)
+//   γ_jk = min(γ · clamp((ρ_j + ε) / (√v̂_jk + ε), 1/c, 1), 1),   c = algorithm.step_band (4).
+// This is AdaGossip's γ/√v̂ with γ replaced by the scale-free γ ρ_j and banded to
+// [γ/c, γ]: coordinates whose messages are larger than the stream's typical size take a
+// smaller step (down to γ/c), the others take γ, the same consensus_step as choco-sgp
+// (tune it the same way). Why the band, from the failures of AdaGossip's raw step here:
+//  - γ/√v̂ is not scale-free: on Fashion-MNIST softmax (top-k 90 %, γ 0.3) the messages'
+//    RMS is ~3e-3 and the raw step sat at its clamp 1 on every coordinate, while CHOCO's
+//    compressed gossip is unstable above a compressor-dependent step (16-node directed
+//    exponential, top-k 90 %: a constant γ = 0.3 diverges on 30-coordinate vectors and
+//    γ = 0.4 on Fashion-MNIST). Numerators and weights diverged alike. The upper end γ
+//    keeps every step at most the step choco-sgp is stable with (measured there: mean
+//    step 0.28 of γ = 0.3); damping the coordinates with large messages made adag-sgp
+//    stable up to γ = 0.45 on that Fashion-MNIST run, choco-sgp up to 0.35.
+//  - Heterogeneous steps move the weights. For frozen steps, M_k's fixed point is
+//    u_k ∝ diag(γ_·k)⁻¹ π (π the Perron vector of P: (P − I) Γ u = 0 ⇔ Γ u ∝ π), so mass
+//    and weight pile up where γ is small; with γ_jk → 0 (AdaGossip's lower end) weights
+//    collapse at the other nodes and x/w blows up. With γ_jk ∈ [γ/c, γ] the fixed-point
+//    weights w_ik = n (π_i/γ_ik) / Σ_l (π_l/γ_lk) stay within a factor c of plain push-
+//    sum's n π_i (doubly stochastic P: w ∈ [1/c, c]).
+// Positivity: γ_jk ≤ 1 makes M_k nonnegative, so with exact copies the weights stay
+// positive; the compressed copies add CHOCO's copy error, which vanishes as the copies
+// converge (the tests check the weights stay in [1/c, c]). Weight copies start at the
+// initial weight, ŵ_j = w_j⁰ = 1, which every node knows, so the first weight message is
+// zero (with equal steps on a doubly stochastic P the weights never move at all).
+// With γ_jk = γ for all j, k this is choco-sgp except for the weight's shape. The limit:
+// at a fixed point of the consensus step (copies exact, steps settled) x_i and w_i are
+// both proportional to π_i/γ_ik with the conserved sums Σx, Σw = n, so z_i = Σ_i x_i / n
+// exactly, whatever the steps.
 //
 // Copies per stream. On a static graph j broadcasts one message (one copy x̂_j, stream 0);
 // on a time-varying graph every edge j → i has its own copy x̂_{j→i} (stream i + 1 at j,
@@ -73,12 +97,23 @@
 
 namespace dlsim::sim {
 
+/// adag-sgp's default band: a sender's per-coordinate step lies in [γ/c, γ] (header
+/// comment); the scenario key algorithm.step_band sets it.
+inline constexpr double kAdaptiveStepBand = 4.0;
+
 struct CompressedPushSumOptions {
-  double gamma = 1.0;     // consensus_step; choco-sgp needs γ ≤ 1 (nonnegative mixing)
-  bool adaptive = false;  // adag-sgp: per-coordinate γ_j and weights
-  double beta = 0.999;    // adag-sgp
-  double epsilon = 1e-8;  // adag-sgp
+  double gamma = 1.0;               // consensus_step; choco-sgp needs γ ≤ 1 (nonnegative mixing)
+  bool adaptive = false;            // adag-sgp: per-coordinate γ_j and weights
+  double beta = 0.999;              // adag-sgp
+  double epsilon = 1e-8;            // adag-sgp
+  double band = kAdaptiveStepBand;  // adag-sgp: c, steps in [γ/c, γ] (algorithm.step_band)
 };
+
+/// adag-sgp's per-coordinate step of one stream from its bias-corrected second moment v̂
+/// (header comment): min(γ · clamp((ρ + ε) / (√v̂ + ε), 1/c, 1), 1), ρ = √(mean v̂).
+/// Before any message (v̂ empty) every coordinate takes min(γ, 1).
+Eigen::ArrayXd banded_adaptive_step(const Eigen::ArrayXd& second_moment, Eigen::Index dimension,
+                                    double gamma, double epsilon, double band = kAdaptiveStepBand);
 
 /// One term of the consensus step: the copy of stream `key` mixed with share `share`
 /// (incoming: key = the sender's id, share = P_ij; outgoing: key = my stream, P_li).
@@ -90,6 +125,7 @@ struct CopyShare {
 class CompressedPushSumNode {
  public:
   /// Starts at numerator x0 and weight 1 (a scalar, or one per coordinate if adaptive).
+  /// Numerator copies start at 0; weight copies at 0 (choco-sgp) or at 1 (adag-sgp).
   CompressedPushSumNode(const models::Vector& x0, const CompressedPushSumOptions& options);
 
   /// The numerator x_i (the local step changes it in place).

@@ -5,8 +5,9 @@
 //   2. consensus step with round k − 1's shares (CompressedPushSumNode::mix)
 //   3. local step on the numerator with g = ∇f_i(z_i; B), z_i = x_i ⊘ w_i (as sgp.cpp)
 //   4. per outgoing stream: q = C(x_i − x̂) and the weight part q_w: choco-sgp's scalar
-//      w_i − ŵ in fp32 (32 bits), adag-sgp's vector w_i − ŵ with the scenario's
-//      compressor on its own stream (error feedback keeps a separate residual); the copy
+//      w_i − ŵ in fp32 (32 bits), adag-sgp's vector w_i − ŵ (ŵ starts at 1) with the
+//      scenario's compressor on its own stream (error feedback keeps a separate residual),
+//      so an adag-sgp message costs the compressor's bits for d twice; the copy
 //      adds the decoded parts; send [q; q_w] as one message (payload_pair.hpp). Static graphs: one
 //      stream broadcast to every out- neighbour; time-varying graphs: one stream per edge, sent one
 //      after the other.
@@ -47,7 +48,7 @@ class CompressedPushSumWorker {
         a_(t.scenario.algorithm),
         graph_(graph),
         node_(t.initial_for(id), CompressedPushSumOptions{a_.consensus_step, a_.kind == "adag-sgp",
-                                                          a_.beta, a_.epsilon}),
+                                                          a_.beta, a_.epsilon, a_.step_band}),
         dimension_(t.objective.parameters()),
         weight_stream_offset_(t.workers() + 1) {}
 

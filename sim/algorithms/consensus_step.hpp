@@ -4,8 +4,8 @@
 //   adag:   v ← β v + (1 − β) r ⊙ r;   v̂ = v / (1 − β^k)   (k = steps taken so far, ≥ 1);
 //           γ_i = min(γ / (√v̂ + ε), 1);   x ← x + γ_i ⊙ r
 // AdaGossip sends nothing extra: v lives on the node. AdaptiveStepSize is the second
-// line on its own, for the compressed push-sum (compressed_push_sum.hpp), which feeds it
-// the messages of one sender instead of a node's gossip error.
+// line on its own; the compressed push-sum (compressed_push_sum.hpp) feeds it the messages
+// of one sender instead of a node's gossip error and uses only its v̂ (second_moment()).
 //
 // @article{aketi2024adagossip,
 //   title={AdaGossip: Adaptive Consensus Step-size for Decentralized Deep Learning with
@@ -39,6 +39,11 @@ class AdaptiveStepSize {
     return (gamma_ / ((v_.array() / correction).sqrt() + epsilon_)).min(1.0);
   }
   std::int64_t observations() const { return steps_; }
+  /// The bias-corrected second moment v̂ = v / (1 − β^k) (empty before any observation).
+  Eigen::ArrayXd second_moment() const {
+    if (steps_ == 0) return Eigen::ArrayXd();
+    return v_.array() / (1 - std::pow(beta_, double(steps_)));
+  }
 
  private:
   double gamma_;

@@ -25,20 +25,41 @@ nlohmann::json topology_facts(const Scenario& s) {
   return t;
 }
 
-// CHOCO's bookkeeping, in model-sized vectors (ALGORITHMS.md §3): on a static graph each
-// node keeps x̂_i and s_i; on a time-varying one two copies per neighbour ever met in the
-// rounds run (choco_time_varying.cpp), recounted here from the graph schedule.
+// Gossip bookkeeping in model-sized vectors (ALGORITHMS.md §3), recounted here from the
+// graph schedule for the rounds run:
+//  - CHOCO family: x̂_i and s_i on a static graph; on a time-varying one two copies per
+//    neighbour ever met (choco_time_varying.cpp).
+//  - Compressed push-sum (compressed_push_sum.hpp): one copy per outgoing stream (one on a
+//    static graph, one per out-neighbour ever sent to on a time-varying one) plus one per
+//    in-neighbour ever received from (round k's messages are received in round k + 1);
+//    a copy is x̂ (choco-sgp, whose weight copy is a scalar) or x̂, ŵ and the step's
+//    moving average v (adag-sgp).
 nlohmann::json gossip_memory(const Scenario& s, std::int64_t rounds) {
   const topo::GraphSchedule graph = communication_graph(s);
+  const std::string& kind = s.algorithm.kind;
+  const bool push_sum = kind == "choco-sgp" || kind == "adag-sgp";
+  const std::int64_t per_copy = kind == "adag-sgp" ? 3 : push_sum ? 1 : 2;
+  const auto count = [](const std::vector<bool>& met) {
+    return std::int64_t(std::count(met.begin(), met.end(), true));
+  };
   std::int64_t total = 0, most = 0;
   for (int i = 0; i < graph.nodes(); ++i) {
-    std::int64_t vectors = 2;
-    if (graph.time_varying()) {
-      std::vector<bool> met(std::size_t(graph.nodes()), false);
-      for (std::int64_t k = 0; k < rounds; ++k)
-        for (int j : graph.neighborhood(i, k).out) met[std::size_t(j)] = true;
-      vectors = 2 * std::int64_t(std::count(met.begin(), met.end(), true));
+    std::vector<bool> sent_to(std::size_t(graph.nodes()), false);
+    std::vector<bool> heard_from(std::size_t(graph.nodes()), false);
+    // a static graph's neighbourhoods are all round 0's
+    const std::int64_t distinct = graph.time_varying() ? rounds : std::min<std::int64_t>(rounds, 2);
+    for (std::int64_t k = 0; k < distinct; ++k) {
+      const topo::Neighborhood nb = graph.neighborhood(i, k);
+      for (int j : nb.out) sent_to[std::size_t(j)] = true;
+      if (k + 1 < rounds)
+        for (int j : nb.in) heard_from[std::size_t(j)] = true;
     }
+    std::int64_t copies = 1;  // CHOCO's static x̂_i, s_i pair
+    if (push_sum)
+      copies = (graph.time_varying() ? count(sent_to) : 1) + count(heard_from);
+    else if (graph.time_varying())
+      copies = count(sent_to);
+    const std::int64_t vectors = per_copy * copies;
     total += vectors;
     most = std::max(most, vectors);
   }
@@ -89,7 +110,8 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
       {"version", DLSIM_VERSION},
       {"complete", t.complete}};
   const std::string& kind = s.algorithm.kind;
-  if (kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip")
+  if (kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip" || kind == "choco-sgp" ||
+      kind == "adag-sgp")
     summary["gossip_memory"] = gossip_memory(s, final_row ? final_row->iteration : 0);
   return summary;
 }

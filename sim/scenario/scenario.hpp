@@ -101,6 +101,7 @@ struct AlgorithmSpec {
   double consensus_step = 1.0;      // choco-sgd, adag-sgd, choco-gossip: γ
   double beta = 0.999;              // adag-sgd: EMA of r ⊙ r
   double epsilon = 1e-8;            // adag-sgd
+  double step_band = 4.0;           // adag-sgp: per-coordinate steps in [γ/c, γ]
   std::string order = "adagossip";  // choco-sgd, adag-sgd: adagossip | choco-paper
   // Learning-rate schedule (sim/algorithms/lr_schedule.hpp): step decay and warm-up.
   struct Schedule {

@@ -1,10 +1,12 @@
 // The declarative description of every scenario key: name, type, range, enum
 // values, default, documentation, and which keys belong to which kind. Validation
 // and default filling (validate.cpp), the JSON Schema (schema.cpp) and the key
-// reference are all generated from this one table (spec.cpp).
+// reference are all generated from this one table (spec.cpp assembles it from one
+// file per section, spec_<section>.cpp).
 //
-// Adding a key is adding a `Key` to the right list in spec.cpp; adding a kind is
-// adding a `Variant`. Checks that involve several keys live in to_scenario.cpp.
+// Adding a key is adding a `Key` to the right list in spec_<section>.cpp; adding a kind
+// is adding a `Variant`. Checks that involve several keys live in
+// to_scenario_<section>.cpp.
 #pragma once
 
 #include <functional>
@@ -124,7 +126,7 @@ struct Object {
   }
 };
 
-// Builders, so that the table in spec.cpp reads like documentation.
+// Builders, so that the table in spec*.cpp reads like documentation.
 inline Value of_type(Type type) {
   Value v;
   v.type = type;

@@ -102,6 +102,13 @@ ConvNet::ConvNet(cnn::Architecture architecture, Regularization reg, InitOptions
   if (reg.l2 < 0 || reg.l1 < 0)
     throw std::invalid_argument("convolutional network: l2, l1 must be >= 0");
   check_init(init, kWho);
+  std::vector<WeightSegment> weights;
+  Index offset = 0;
+  for (const auto& t : tensors_) {
+    if (t.weight) weights.push_back({offset, t.size});
+    offset += t.size;
+  }
+  penalty_ = WeightPenalty(reg, std::move(weights));
 }
 
 std::vector<Index> ConvNet::tensor_sizes() const {
@@ -127,17 +134,7 @@ std::optional<LossSums> ConvNet::data_sums(const Vector& w, const Dataset& data,
 }
 
 double ConvNet::regularizer(const Vector& w) const {
-  double value = 0;
-  Index offset = 0;
-  for (const auto& t : tensors_) {
-    if (t.weight) {
-      const auto weights = w.segment(offset, t.size);
-      if (reg_.l2 != 0) value += 0.5 * reg_.l2 * weights.squaredNorm();
-      if (reg_.l1 != 0) value += reg_.l1 * weights.lpNorm<1>();
-    }
-    offset += t.size;
-  }
-  return value;
+  return penalty_.value(w);
 }
 
 void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
@@ -148,12 +145,7 @@ void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Ind
     batch_gradient(net_float_, w, data, rows, architecture_.classes, grad);
   else
     batch_gradient(net_double_, w, data, rows, architecture_.classes, grad);
-  if (reg_.l2 == 0) return;
-  Index offset = 0;
-  for (const auto& t : tensors_) {
-    if (t.weight) grad.segment(offset, t.size) += reg_.l2 * w.segment(offset, t.size);
-    offset += t.size;
-  }
+  penalty_.add_gradient(w, grad);
 }
 
 ComputeCost ConvNet::gradient_cost(Index batch) const {
@@ -166,11 +158,7 @@ ComputeCost ConvNet::gradient_cost(Index batch) const {
 
 void ConvNet::prox(Vector& w, double step) const {
   check_size(w, dimension_, kWho);
-  Index offset = 0;
-  for (const auto& t : tensors_) {
-    if (t.weight) soft_threshold(w.segment(offset, t.size), step * reg_.l1);
-    offset += t.size;
-  }
+  penalty_.prox(w, step);
 }
 
 Vector ConvNet::initial_point(std::mt19937_64& rng) const {

@@ -22,6 +22,7 @@
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/init.hpp"
 #include "models/objectives/objective.hpp"
+#include "models/objectives/weight_penalty.hpp"
 
 namespace dlsim::models {
 
@@ -58,6 +59,7 @@ class ConvNet final : public SummedObjective {
   cnn::Network<double> net_double_;
   std::vector<cnn::TensorInfo> tensors_;
   Index dimension_ = 0;
+  WeightPenalty penalty_;  // on the weight tensors
 };
 
 static_assert(check_objective<ConvNet>());
