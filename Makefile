@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build test test-fast sanitize fuzz demo bench bench-e2e docs format clean
+.PHONY: all setup configure build test test-fast sanitize tsan fuzz demo bench bench-e2e docs format clean
 
 all: build
 
@@ -48,6 +48,29 @@ sanitize: setup
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -R '^cli\.sweep_mpi$$' $(CTEST_ARGS)
+
+# The thread pool's tests (the unit tests of `--threads`, the parallel metrics evaluation,
+# and the CLI's --threads 1/2/0 comparison) built with ThreadSanitizer in their own
+# build directory; any data race aborts the test that hit it. Eigen is single-threaded
+# here (no OpenMP), so every thread TSan sees is ours. GCC instruments the ifunc
+# resolvers of target_clones functions (models/compress), which then crash at load time,
+# before the TSan runtime is up: those files drop target_clones under __SANITIZE_THREAD__.
+TSAN_DIR ?= build-tsan
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS := threads_test threads_algorithms_test evaluation_chunks_test
+# ctest labels are the test file names: ^(threads_test|...)$
+TSAN_LABELS := ^($(subst $() ,|,$(TSAN_TESTS)))$$
+tsan: setup
+	@mkdir -p $(TSAN_DIR)
+	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS=$(TSAN_FLAGS)" \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(TSAN_FLAGS)" -DDLSIM_BENCH=OFF \
+	  > $(TSAN_DIR)/configure.log 2>&1 || { cat $(TSAN_DIR)/configure.log; exit 1; }
+	@cmake --build $(TSAN_DIR) -j $(JOBS) --target dlsim $(TSAN_TESTS)
+	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS) -L '$(TSAN_LABELS)' $(CTEST_ARGS)
+	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -R '^cli\.threads$$' $(CTEST_ARGS)
 
 # libFuzzer targets (clang only) for the scenario parser and the data loaders; each runs
 # FUZZ_SECONDS on a scratch copy of the committed seed corpus in tests/fuzz/corpus/.

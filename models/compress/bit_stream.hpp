@@ -49,6 +49,16 @@ class BitWriter {
   /// `expected_bits` only reserves memory.
   explicit BitWriter(std::uint64_t expected_bits = 0) { words_.reserve(expected_bits / 64 + 2); }
 
+  /// Empties the stream for a new message, keeping the memory (a writer kept between
+  /// messages allocates nothing once it has grown).
+  void reset(std::uint64_t expected_bits = 0) {
+    words_.clear();
+    words_.reserve(expected_bits / 64 + 2);
+    acc_ = 0;
+    used_ = 0;
+    bits_ = 0;
+  }
+
   /// Appends the low `width` bits of value (0 ≤ width ≤ 64; higher bits must be zero).
   void put(std::uint64_t value, int width) {
     if (width == 0) return;
@@ -120,12 +130,17 @@ class BitWriter {
   std::uint64_t bits() const { return bits_; }
 
   /// The packed bytes, exactly ceil(bits / 8) of them.
-  std::vector<std::byte> finish() {
-    std::vector<std::byte> bytes((bits_ + 7) / 8);
+  std::vector<std::byte> finish() const {
+    std::vector<std::byte> bytes;
+    finish_into(bytes);
+    return bytes;
+  }
+  /// The same into `bytes`, resized to ceil(bits / 8) (its capacity is reused).
+  void finish_into(std::vector<std::byte>& bytes) const {
+    bytes.resize((bits_ + 7) / 8);
     const std::size_t full = words_.size() * 8;
     std::memcpy(bytes.data(), words_.data(), std::min(full, bytes.size()));
     if (bytes.size() > full) std::memcpy(bytes.data() + full, &acc_, bytes.size() - full);
-    return bytes;
   }
 
  private:
@@ -164,6 +179,12 @@ class BitReader {
       n = (std::uint64_t(1) << n) | get(int(n));
     }
     return n;
+  }
+
+  /// Moves past `bits` bits without reading them. Throws past the end.
+  void skip(std::uint64_t bits) {
+    if (bits > bits_ - pos_) throw std::invalid_argument("bit stream: skip past the end");
+    pos_ += bits;
   }
 
   std::uint64_t position() const { return pos_; }

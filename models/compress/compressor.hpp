@@ -18,6 +18,11 @@
 //  - Scales (θ, ‖v‖₁/d, ...) travel as IEEE binary32; the sender quantizes with the
 //    float it sends, so both sides compute the same values.
 //  - Bit layout: fields packed LSB-first into little-endian 64-bit words (bit_stream.hpp).
+//  - No allocation per message in steady state: encode_into writes into a caller's
+//    Encoded and reuses its bytes' capacity (resized, never shrunk), and every kind keeps
+//    its scratch (bit writers, index buffers) between calls, so re-encoding into the same
+//    buffer allocates nothing once the buffers have grown. encode() is the convenient
+//    fresh-message form of the same function (identical bytes).
 #pragma once
 
 #include <concepts>
@@ -40,7 +45,15 @@ struct Encoded {
 class Compressor {
  public:
   virtual ~Compressor() = default;
-  virtual Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) = 0;
+  /// Encodes v into `out`, overwriting all of it (bits, dimension, bytes) and reusing the
+  /// capacity of out.bytes: the bytes are exactly those of a fresh encode().
+  virtual void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) = 0;
+  /// The same as encode_into into a fresh message.
+  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) {
+    Encoded message;
+    encode_into(v, rng, message);
+    return message;
+  }
   /// Decodes into `out`, resized to the encoded dimension.
   virtual void decode(const Encoded& message, Eigen::VectorXd& out) const = 0;
   /// Payload bits of a message of `dimension` coordinates, for models without math
@@ -59,7 +72,8 @@ class Compressor {
 
 // ------------------------------------------------------------------ the concept
 template <class T>
-concept HasEncode = requires(T& c, const Eigen::VectorXd& v, std::mt19937_64& rng) {
+concept HasEncode = requires(T& c, const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) {
+  c.encode_into(v, rng, out);
   { c.encode(v, rng) } -> std::same_as<Encoded>;
 };
 template <class T>
@@ -76,14 +90,17 @@ concept HasProperties = requires(const T& c) {
   { c.all_reducible() } -> std::convertible_to<bool>;
 };
 
-/// encode(v, rng) -> Encoded, decode(message, out), bits_for(d), unbiased(), all_reducible().
+/// encode_into(v, rng, out), encode(v, rng) -> Encoded, decode(message, out), bits_for(d),
+/// unbiased(), all_reducible().
 template <class T>
 concept CompressorCodec = HasEncode<T> && HasDecode<T> && HasBitsFor<T> && HasProperties<T>;
 
 /// static_assert(check_compressor<T>()) fails with a message naming what T lacks.
 template <class T>
 consteval bool check_compressor() {
-  static_assert(HasEncode<T>, "compressor needs `Encoded encode(const VectorXd&, mt19937_64&)`");
+  static_assert(HasEncode<T>,
+                "compressor needs `void encode_into(const VectorXd&, mt19937_64&, Encoded&)` "
+                "(and `Encoded encode(const VectorXd&, mt19937_64&)`, inherited from Compressor)");
   static_assert(HasDecode<T>, "compressor needs `void decode(const Encoded&, VectorXd&) const`");
   static_assert(HasBitsFor<T>, "compressor needs `std::uint64_t bits_for(Index) const`");
   static_assert(HasProperties<T>,
@@ -98,7 +115,7 @@ void check_message_size(const Encoded& message, const char* kind);
 /// float-rounded values.
 class Fp32Compressor final : public Compressor {
  public:
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override {
     return 32 * std::uint64_t(dimension);

@@ -60,8 +60,8 @@ double from_half_bits(std::uint16_t h) {
   return half_table()[h];
 }
 
-Encoded Fp16Compressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/) {
-  Encoded message;
+void Fp16Compressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/,
+                                 Encoded& message) {
   message.dimension = v.size();
   message.bits = bits_for(v.size());
   message.bytes.resize(2 * std::size_t(v.size()));
@@ -70,7 +70,6 @@ Encoded Fp16Compressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*
     const std::uint16_t h = to_half_bits(v(k));
     std::memcpy(out + 2 * k, &h, 2);
   }
-  return message;
 }
 
 void Fp16Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const {

@@ -18,8 +18,8 @@ void check_message_size(const Encoded& message, const char* kind) {
   }
 }
 
-Encoded Fp32Compressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/) {
-  Encoded message;
+void Fp32Compressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/,
+                                 Encoded& message) {
   message.dimension = v.size();
   message.bytes.resize(4 * std::size_t(v.size()));
   message.bits = bits_for(v.size());
@@ -28,7 +28,6 @@ Encoded Fp32Compressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*
     const auto word = std::bit_cast<std::uint32_t>(static_cast<float>(v(k)));
     std::memcpy(out + 4 * k, &word, 4);  // little-endian hosts (bit_stream.hpp checks)
   }
-  return message;
 }
 
 void Fp32Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const {

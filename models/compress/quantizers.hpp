@@ -11,13 +11,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
 
 namespace dlsim::models {
 
 class Fp16Compressor final : public Compressor {
  public:
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override {
     return 16 * std::uint64_t(dimension);
@@ -33,7 +34,7 @@ double from_half_bits(std::uint16_t h);
 
 class SignCompressor final : public Compressor {
  public:
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override {
     return dimension == 0 ? 0 : 32 + std::uint64_t(dimension);
@@ -82,7 +83,7 @@ class StochasticQuantizer final : public Compressor {
  public:
   explicit StochasticQuantizer(QuantizerOptions options);
 
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override {
@@ -103,6 +104,7 @@ class StochasticQuantizer final : public Compressor {
   std::vector<std::uint32_t> uniform_;  // reused buffers
   std::vector<float> ranges_;
   std::vector<std::uint32_t> fields_;
+  BitWriter writer_;
 };
 static_assert(check_compressor<StochasticQuantizer>());
 

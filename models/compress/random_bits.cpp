@@ -7,7 +7,8 @@ namespace {
 
 // r_j = mix(σ + (j+1)γ) into u[2j], u[2j+1]. With AVX-512 (64-bit vector multiplies) a
 // clone does 8 outputs per instruction; integer arithmetic, so every clone agrees.
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)  // TSan instruments the ifunc resolver: crash at load
 __attribute__((target_clones("arch=x86-64-v4", "default")))
 #endif
 void expand(std::uint64_t seed, std::size_t pairs, std::uint32_t* u) {

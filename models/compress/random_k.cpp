@@ -12,15 +12,24 @@
 namespace dlsim::models {
 
 std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k) {
+  std::vector<std::int64_t> indices;
+  std::vector<std::uint64_t> bitmap;
+  random_k_indices(seed, d, k, indices, bitmap);
+  return indices;
+}
+
+void random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k,
+                      std::vector<std::int64_t>& indices,
+                      std::vector<std::uint64_t>& chosen_bitmap) {
   SplitMix64 gen(seed);
-  std::vector<std::uint64_t> chosen_bitmap(std::size_t((d + 63) / 64), 0);
+  chosen_bitmap.assign(std::size_t((d + 63) / 64), 0);
   auto chosen = [&](std::int64_t i) {
     return (chosen_bitmap[std::size_t(i / 64)] >> (i % 64)) & 1;
   };
   auto choose = [&](std::int64_t i) {
     chosen_bitmap[std::size_t(i / 64)] |= std::uint64_t(1) << (i % 64);
   };
-  std::vector<std::int64_t> indices;
+  indices.clear();
   indices.reserve(std::size_t(k));
   for (std::int64_t j = d - k; j < d;
        ++j) {  // Floyd: after step j, a uniform (j−d+k+1)-subset of [0, j]
@@ -37,7 +46,6 @@ std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, s
       for (std::uint64_t bits = chosen_bitmap[w]; bits != 0; bits &= bits - 1)
         indices.push_back(std::int64_t(64 * w) + std::countr_zero(bits));
   }
-  return indices;
 }
 
 std::uint64_t RandomKCompressor::bits_for(Eigen::Index dimension) const {
@@ -45,21 +53,24 @@ std::uint64_t RandomKCompressor::bits_for(Eigen::Index dimension) const {
   return 64 + 32 * std::uint64_t(kept_coordinates(options_, dimension));
 }
 
-Encoded RandomKCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& rng) {
-  Encoded message;
+void RandomKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng,
+                                    Encoded& message) {
   const Eigen::Index d = v.size();
   message.dimension = d;
-  if (d == 0) return message;
+  message.bits = 0;
+  message.bytes.clear();
+  if (d == 0) return;
   const std::int64_t k = kept_coordinates(options_, d);
   const std::uint64_t seed = rng();
   const double scale = unbiased_ ? double(d) / double(k) : 1.0;
-  BitWriter out(bits_for(d));
+  BitWriter& out = writer_;
+  out.reset(bits_for(d));
   out.put(seed, 64);
-  for (const std::int64_t i : random_k_indices(seed, d, k))
+  random_k_indices(seed, d, k, indices_, chosen_);
+  for (const std::int64_t i : indices_)
     out.put(std::bit_cast<std::uint32_t>(float(v(i) * scale)), 32);
   message.bits = out.bits();
-  message.bytes = out.finish();
-  return message;
+  out.finish_into(message.bytes);
 }
 
 void RandomKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
@@ -72,7 +83,11 @@ void RandomKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) con
   if (d == 0) return;
   BitReader in(message.bytes, message.bits);
   const std::uint64_t seed = in.get(64);
-  for (const std::int64_t i : random_k_indices(seed, d, kept_coordinates(options_, d)))
+  // scratch: decode is const and may run on any thread
+  thread_local std::vector<std::int64_t> indices;
+  thread_local std::vector<std::uint64_t> bitmap;
+  random_k_indices(seed, d, kept_coordinates(options_, d), indices, bitmap);
+  for (const std::int64_t i : indices)
     out(i) = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
 }
 

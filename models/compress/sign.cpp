@@ -11,12 +11,15 @@
 
 namespace dlsim::models {
 
-Encoded SignCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/) {
-  Encoded message;
+void SignCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/,
+                                 Encoded& message) {
   const Eigen::Index d = v.size();
   message.dimension = d;
   message.bits = bits_for(d);
-  if (d == 0) return message;
+  if (d == 0) {
+    message.bytes.clear();
+    return;
+  }
   const float scale = float(v.cwiseAbs().sum() / double(d));
   message.bytes.assign(((message.bits + 63) / 64) * 8, std::byte{0});
   std::byte* out = message.bytes.data();
@@ -35,7 +38,6 @@ Encoded SignCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*
     std::memcpy(out + at, &bits, room);
   }
   message.bytes.resize((message.bits + 7) / 8);
-  return message;
 }
 
 void SignCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {

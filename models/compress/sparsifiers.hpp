@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
 
 namespace dlsim::models {
@@ -31,7 +32,7 @@ std::int64_t kept_coordinates(const SparsityOptions& options, std::int64_t d);
 class TopKCompressor final : public Compressor {
  public:
   explicit TopKCompressor(SparsityOptions options) : options_(options) {}
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override { return false; }
@@ -40,6 +41,7 @@ class TopKCompressor final : public Compressor {
   SparsityOptions options_;
   std::vector<std::uint64_t> keys_;  // reused buffers
   std::vector<std::uint32_t> histogram_;
+  BitWriter writer_;
 };
 static_assert(check_compressor<TopKCompressor>());
 
@@ -60,7 +62,7 @@ class RandomKCompressor final : public Compressor {
  public:
   RandomKCompressor(SparsityOptions options, bool scale_unbiased)
       : options_(options), unbiased_(scale_unbiased) {}
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override { return unbiased_; }
@@ -68,10 +70,16 @@ class RandomKCompressor final : public Compressor {
  private:
   SparsityOptions options_;
   bool unbiased_;
+  std::vector<std::int64_t> indices_;  // reused buffers
+  std::vector<std::uint64_t> chosen_;
+  BitWriter writer_;
 };
 static_assert(check_compressor<RandomKCompressor>());
 
 /// The k indices of [0, d) that random-k chooses for `seed`, ascending.
 std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k);
+/// The same into `indices`, with `bitmap` as scratch (both keep their memory).
+void random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k,
+                      std::vector<std::int64_t>& indices, std::vector<std::uint64_t>& bitmap);
 
 }  // namespace dlsim::models

@@ -41,7 +41,8 @@ constexpr double kTwoToMinus32 = 0x1p-32;
 // A branch-free loop over 32-bit integers (s < 2^31, so ξ << 1 fits). On x86-64 an AVX2
 // clone is chosen at load time when the CPU has it (the same IEEE operations, no FMA
 // contraction in ISO C++ mode: identical results, 4 coordinates per instruction).
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)  // TSan instruments the ifunc resolver: crash at load
 __attribute__((target_clones("avx2", "default")))
 #endif
 void quantize_levels(const double* x, const std::uint32_t* u, Eigen::Index n, double theta,
@@ -153,11 +154,13 @@ float StochasticQuantizer::bucket_range(const double* v, Eigen::Index n, std::si
   return round_up_to_float(theta);
 }
 
-Encoded StochasticQuantizer::encode(const Eigen::VectorXd& v, std::mt19937_64& rng) {
-  Encoded message;
+void StochasticQuantizer::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng,
+                                      Encoded& message) {
   const Eigen::Index d = v.size();
   message.dimension = d;
-  if (d == 0) return message;
+  message.bits = 0;
+  message.bytes.clear();
+  if (d == 0) return;
   const Eigen::Index n = bucket_length(d);
   const std::size_t buckets = std::size_t((d + n - 1) / n);
   const std::int64_t s = levels_for(d);
@@ -177,7 +180,8 @@ Encoded StochasticQuantizer::encode(const Eigen::VectorXd& v, std::mt19937_64& r
                     fields_.data() + begin);
   }
 
-  BitWriter out(options_.elias ? 64 * buckets + 4 * std::uint64_t(d) : bits_for(d));
+  BitWriter& out = writer_;
+  out.reset(options_.elias ? 64 * buckets + 4 * std::uint64_t(d) : bits_for(d));
   if (!options_.elias) {
     for (std::size_t b = 0; b < buckets; ++b) {
       const Eigen::Index begin = Eigen::Index(b) * n, end = std::min(d, begin + n);
@@ -197,8 +201,7 @@ Encoded StochasticQuantizer::encode(const Eigen::VectorXd& v, std::mt19937_64& r
     }
   }
   message.bits = out.bits();
-  message.bytes = out.finish();
-  return message;
+  out.finish_into(message.bytes);
 }
 
 void StochasticQuantizer::decode(const Encoded& message, Eigen::VectorXd& out) const {
@@ -224,7 +227,7 @@ void StochasticQuantizer::decode(const Encoded& message, Eigen::VectorXd& out) c
   BitReader in(message.bytes, message.bits);
   double* y = out.data();
   if (!options_.elias) {
-    std::vector<double> values;
+    thread_local std::vector<double> values;  // scratch: decode is const and may run anywhere
     for (std::size_t b = 0; b < buckets; ++b) {
       const Eigen::Index begin = Eigen::Index(b) * n, end = std::min(d, begin + n);
       const double theta = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
@@ -249,7 +252,8 @@ void StochasticQuantizer::decode(const Encoded& message, Eigen::VectorXd& out) c
     }
     return;
   }
-  std::vector<double> theta(buckets);
+  thread_local std::vector<double> theta;  // scratch, as above
+  theta.resize(buckets);
   for (auto& t : theta) t = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
   std::int64_t k = -1;
   while (in.remaining() > 0) {

@@ -83,18 +83,21 @@ std::uint64_t TopKCompressor::bits_for(Eigen::Index dimension) const {
   return k * (32 + std::uint64_t(ceil_log2(std::uint64_t(dimension))));
 }
 
-Encoded TopKCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/) {
-  Encoded message;
+void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rng*/,
+                                 Encoded& message) {
   const Eigen::Index d = v.size();
   message.dimension = d;
+  message.bits = 0;
+  message.bytes.clear();
   const std::int64_t k = kept_coordinates(options_, d);
-  if (k == 0) return message;
+  if (k == 0) return;
   const auto [threshold, greater] = kth_largest_key(v, k, keys_, histogram_);
   const double* x = v.data();
   std::int64_t equal_left = k - greater;
 
   const int index_bits = ceil_log2(std::uint64_t(d));
-  BitWriter out(bits_for(d));
+  BitWriter& out = writer_;
+  out.reset(bits_for(d));
   keys_.resize(std::size_t(k));  // reused: the kept indices
   std::size_t kept = 0;
   for (Eigen::Index i = 0; i < d; ++i) {
@@ -107,8 +110,7 @@ Encoded TopKCompressor::encode(const Eigen::VectorXd& v, std::mt19937_64& /*rng*
   for (std::size_t j = 0; j < kept; ++j)
     out.put(std::bit_cast<std::uint32_t>(float(x[keys_[j]])), 32);
   message.bits = out.bits();
-  message.bytes = out.finish();
-  return message;
+  out.finish_into(message.bytes);
 }
 
 void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
@@ -120,14 +122,15 @@ void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   out.setZero(d);
   const std::int64_t k = kept_coordinates(options_, d);
   const int index_bits = ceil_log2(std::uint64_t(d));
-  BitReader in(message.bytes, message.bits);
-  std::vector<std::uint64_t> indices(static_cast<std::size_t>(k));
-  for (auto& i : indices) {
-    i = in.get(index_bits);
+  // Two readers over the one message: the k indices, and the k values after them.
+  BitReader indices(message.bytes, message.bits);
+  BitReader values(message.bytes, message.bits);
+  values.skip(std::uint64_t(k) * std::uint64_t(index_bits));
+  for (std::int64_t j = 0; j < k; ++j) {
+    const std::uint64_t i = indices.get(index_bits);
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
+    out(Eigen::Index(i)) = double(std::bit_cast<float>(std::uint32_t(values.get(32))));
   }
-  for (const auto i : indices)
-    out(Eigen::Index(i)) = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
 }
 
 }  // namespace dlsim::models

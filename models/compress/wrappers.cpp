@@ -18,34 +18,33 @@ void append_bits(BitWriter& out, const Encoded& message) {
   out.put(in.get(rest), rest);
 }
 
-/// The next `bits` bits of in as a message of `dimension` coordinates.
-Encoded take_bits(BitReader& in, std::uint64_t bits, Eigen::Index dimension) {
+/// The next `bits` bits of in as a message of `dimension` coordinates, into `part`
+/// (`out` is the writer's scratch; both keep their memory).
+void take_bits(BitReader& in, std::uint64_t bits, Eigen::Index dimension, BitWriter& out,
+               Encoded& part) {
   if (bits > in.remaining())
     throw std::invalid_argument("per-tensor decode: message shorter than its slices");
-  BitWriter out(bits);
+  out.reset(bits);
   std::uint64_t left = bits;
   for (; left >= 56; left -= 56) out.put(in.get(56), 56);
   out.put(in.get(int(left)), int(left));
-  Encoded part;
   part.bits = out.bits();
-  part.bytes = out.finish();
+  out.finish_into(part.bytes);
   part.dimension = dimension;
-  return part;
 }
 
 }  // namespace
 
-Encoded ErrorFeedback::encode(const Eigen::VectorXd& v, std::mt19937_64& rng) {
+void ErrorFeedback::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) {
   if (residual_.size() == 0) residual_.setZero(v.size());
   if (residual_.size() != v.size())
     throw std::logic_error("error feedback: message length changed from " +
                            std::to_string(residual_.size()) + " to " + std::to_string(v.size()) +
                            " (one instance per stream)");
   residual_ += v;
-  Encoded message = inner_->encode(residual_, rng);
-  inner_->decode(message, sent_);
+  inner_->encode_into(residual_, rng, out);
+  inner_->decode(out, sent_);
   residual_ -= sent_;
-  return message;
 }
 
 PerTensor::PerTensor(const Factory& make_inner, std::vector<Eigen::Index> tensor_sizes)
@@ -55,6 +54,7 @@ PerTensor::PerTensor(const Factory& make_inner, std::vector<Eigen::Index> tensor
     total_ += size;
     slices_.push_back(make_inner());
   }
+  slice_values_.resize(sizes_.size());
 }
 
 std::uint64_t PerTensor::bits_for(Eigen::Index dimension) const {
@@ -67,22 +67,21 @@ std::uint64_t PerTensor::bits_for(Eigen::Index dimension) const {
   return bits;
 }
 
-Encoded PerTensor::encode(const Eigen::VectorXd& v, std::mt19937_64& rng) {
-  if (!split(v.size())) return whole_->encode(v, rng);
-  BitWriter out(bits_for(v.size()));
+void PerTensor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& message) {
+  if (!split(v.size())) return whole_->encode_into(v, rng, message);
+  BitWriter& out = writer_;
+  out.reset(bits_for(v.size()));
   Eigen::Index begin = 0;
   for (std::size_t t = 0; t < sizes_.size(); ++t) {
-    slice_ = v.segment(begin, sizes_[t]);
-    const Encoded part = slices_[t]->encode(slice_, rng);
-    if (!fixed_size()) out.put_elias_omega(part.bits + 1);
-    append_bits(out, part);
+    slice_values_[t] = v.segment(begin, sizes_[t]);  // same size every time: no allocation
+    slices_[t]->encode_into(slice_values_[t], rng, slice_message_);
+    if (!fixed_size()) out.put_elias_omega(slice_message_.bits + 1);
+    append_bits(out, slice_message_);
     begin += sizes_[t];
   }
-  Encoded message;
   message.dimension = v.size();
   message.bits = out.bits();
-  message.bytes = out.finish();
-  return message;
+  out.finish_into(message.bytes);
 }
 
 void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
@@ -90,13 +89,19 @@ void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
   check_message_size(message, "per-tensor");
   out.resize(message.dimension);
   BitReader in(message.bytes, message.bits);
-  Eigen::VectorXd part_out;
+  // Scratch: decode is const and may run on any thread. One decoded buffer per slice, so
+  // that their sizes never change (a resized Eigen vector reallocates).
+  thread_local BitWriter writer;
+  thread_local Encoded part;
+  thread_local std::vector<Eigen::VectorXd> part_out;
+  if (part_out.size() < sizes_.size()) part_out.resize(sizes_.size());
   Eigen::Index begin = 0;
   for (std::size_t t = 0; t < sizes_.size(); ++t) {
     const std::uint64_t bits =
         fixed_size() ? slices_[t]->bits_for(sizes_[t]) : in.get_elias_omega() - 1;
-    slices_[t]->decode(take_bits(in, bits, sizes_[t]), part_out);
-    out.segment(begin, sizes_[t]) = part_out;
+    take_bits(in, bits, sizes_[t], writer, part);
+    slices_[t]->decode(part, part_out[t]);
+    out.segment(begin, sizes_[t]) = part_out[t];
     begin += sizes_[t];
   }
   if (in.remaining() != 0) throw std::invalid_argument("per-tensor decode: trailing bits");

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
 
 namespace dlsim::models {
@@ -22,7 +23,7 @@ namespace dlsim::models {
 class ErrorFeedback final : public Compressor {
  public:
   explicit ErrorFeedback(std::unique_ptr<Compressor> inner) : inner_(std::move(inner)) {}
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override {
     inner_->decode(message, out);
   }
@@ -46,7 +47,7 @@ class PerTensor final : public Compressor {
   using Factory = std::function<std::unique_ptr<Compressor>()>;
   PerTensor(const Factory& make_inner, std::vector<Eigen::Index> tensor_sizes);
 
-  Encoded encode(const Eigen::VectorXd& v, std::mt19937_64& rng) override;
+  void encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& out) override;
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override { return whole_->unbiased(); }
@@ -60,7 +61,9 @@ class PerTensor final : public Compressor {
   Eigen::Index total_ = 0;
   std::vector<std::unique_ptr<Compressor>> slices_;
   std::unique_ptr<Compressor> whole_;
-  Eigen::VectorXd slice_;
+  std::vector<Eigen::VectorXd> slice_values_;  // reused buffers, one per tensor
+  Encoded slice_message_;
+  BitWriter writer_;
 };
 static_assert(check_compressor<PerTensor>());
 

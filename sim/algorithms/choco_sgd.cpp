@@ -12,6 +12,11 @@
 // the neighbours add, so Σ_i r_i = 0 and, without gradients, the average of the models is
 // preserved up to double rounding. Metrics see x_i after the iteration. A failed
 // neighbour leaves s_i and gives its weight to w_ii (node failures, failures.hpp).
+// Step 1 is split: the engine thread only collects the messages q_j; the worker's next
+// compute job decodes them and adds them to s_i first thing, before step 2 reads s_i (in
+// the same order, so the sums are the same doubles). The messages are let go on the
+// engine thread after the job, so the senders' payload pools see releases only between
+// phases (sim/network/payload_pool.hpp).
 //
 // @inproceedings{koloskova2019decentralized,
 //   title={Decentralized Stochastic Optimization and Gossip Algorithms with Compressed
@@ -70,21 +75,27 @@ class ChocoWorker {
       // compute job (node.hpp), run in parallel with the other workers' (--threads).
       if (paper_order) {
         co_await me_.compute([&] {
+          add_received();  // the previous iteration's messages (k > 0)
           const models::ComputeCost cost = local_step(k);
           consensus();
           compress(k);
           return cost;
         });
+        release_received();
         co_await me_.broadcast(out_, std::uint64_t(k), std::move(q_));
         co_await receive(k, k);
       } else {
         if (k > 0) co_await receive(k - 1, k);
         co_await me_.compute([&] {
-          if (k > 0) consensus();
+          if (k > 0) {
+            add_received();
+            consensus();
+          }
           const models::ComputeCost cost = gradients ? local_step(k) : models::ComputeCost{};
           compress(k);
           return cost;
         });
+        release_received();
         co_await me_.broadcast(out_, std::uint64_t(k), std::move(q_));
       }
       t_.recorder.deposit(me_.id(), k + 1, x_);
@@ -92,7 +103,7 @@ class ChocoWorker {
   }
 
  private:
-  // Step 1: s_i ← s_i + Σ_j w_ij q_j with the messages tagged `round` (in iteration k).
+  // Collects the messages q_j tagged `round` (in iteration k) for step 1.
   Task<void> receive(std::int64_t round, std::int64_t k) {
     const SimTime since = me_.now();
     for (std::size_t j = 0; j < in_.size();) {
@@ -102,18 +113,36 @@ class ChocoWorker {
         forget_neighbour(j);
         continue;
       }
-      math_.decode(*m, received_);
-      if (received_.size() == x_.size() && x_.size() > 0) {
-        neighbour_sum_ += in_weights_[j] * received_;
-        if (!copies_.empty()) copies_[j] += received_;
-      }
+      received_messages_.push_back(ReceivedMessage{j, std::move(*m)});
       ++j;
     }
   }
 
+  // Step 1 (inside the compute job): s_i ← s_i + Σ_j w_ij q_j over the collected
+  // messages, in the order they were received. Decoded messages stay in
+  // received_messages_ (marked) until the engine thread lets them go.
+  void add_received() {
+    for (; decoded_ < received_messages_.size(); ++decoded_) {
+      const ReceivedMessage& r = received_messages_[decoded_];
+      math_.decode(r.message, received_);
+      if (received_.size() == x_.size() && x_.size() > 0) {
+        neighbour_sum_ += in_weights_[r.neighbour] * received_;
+        if (!copies_.empty()) copies_[r.neighbour] += received_;
+      }
+    }
+  }
+
+  // On the engine thread, after the job: lets the collected messages go.
+  void release_received() {
+    received_messages_.clear();
+    decoded_ = 0;
+  }
+
   // Neighbour in_[j] failed: w_ii ← w_ii + w_ij, s_i = Σ_{j alive} w_ij x̂_j (recomputed
-  // from the copies), and no more messages to it.
+  // from the copies), and no more messages to it. The messages collected so far refer to
+  // in_ as it is, so they are added first (here on the engine thread; failures are rare).
   void forget_neighbour(std::size_t j) {
+    add_received();
     self_weight_ += in_weights_[j];
     forget_peer(out_, in_[j]);
     in_.erase(in_.begin() + std::ptrdiff_t(j));
@@ -157,6 +186,12 @@ class ChocoWorker {
   models::Vector x_, public_copy_, neighbour_sum_, gossip_error_, momentum_, gradient_, received_;
   models::Index dimension_;
   Payload q_;  // this iteration's message
+  struct ReceivedMessage {
+    std::size_t neighbour;  // index into in_ (and in_weights_, copies_)
+    Message message;
+  };
+  std::vector<ReceivedMessage> received_messages_;  // for step 1, in order of arrival
+  std::size_t decoded_ = 0;                         // ... of which added to s_i
   std::vector<NodeId> out_, in_;
   double self_weight_ = 1.0;
   std::vector<double> in_weights_;

@@ -13,6 +13,11 @@
 // that reappears finds both copies where it left them. Memory: two vectors per
 // neighbour ever met (summary.json `gossip_memory`). Sends to several neighbours go one
 // after the other (random-matching has one neighbour per round). `order` does not apply.
+// Threads: the local step and the encodings are one compute job; the engine thread only
+// collects the round's messages, which a second compute job (no simulated time) decodes
+// and applies with the consensus step; the messages are let go on the engine thread
+// after it, so the senders' payload pools see releases only between phases
+// (sim/network/payload_pool.hpp).
 //
 // @inproceedings{koloskova2019decentralized,
 //   title={Decentralized Stochastic Optimization and Gossip Algorithms with Compressed
@@ -52,6 +57,7 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
   models::Vector x = t.initial_for(id), momentum, g, received, r;
   std::map<int, PairCopies> copies;  // every neighbour ever met
   std::vector<Payload> outgoing;     // this round's message to each out-neighbour
+  std::vector<Message> incoming;     // this round's message from each in-neighbour
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     const topo::Neighborhood nb = graph->neighborhood(id, k);
     // Local step and every outgoing encoding: this worker's own state only, one compute
@@ -78,20 +84,24 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
     });
     for (std::size_t o = 0; o < nb.out.size(); ++o)
       co_await me.send(NodeId(nb.out[o]), std::uint64_t(k), std::move(outgoing[o]));
-    r = models::Vector::Zero(x.size());
-    for (std::size_t n = 0; n < nb.in.size(); ++n) {
-      const int j = nb.in[n];
-      Message m = co_await me.recv(NodeId(j), std::uint64_t(k));
-      math.decode(m, received);
-      PairCopies& c = copies[j];  // undirected: created when sending
-      if (x.size() == 0) continue;
-      c.theirs += received;
-      r += nb.in_weights[n] * (c.theirs - c.mine);
-    }
-    {
-      ScopedWall timer(t.wall.math_s);
+    incoming.clear();
+    for (std::size_t n = 0; n < nb.in.size(); ++n)
+      incoming.push_back(co_await me.recv(NodeId(nb.in[n]), std::uint64_t(k)));
+    // Decoding and the consensus step: a compute job that charges nothing (no simulated
+    // time), run in parallel with the other workers'.
+    co_await me.compute([&] {
+      r = models::Vector::Zero(x.size());
+      for (std::size_t n = 0; n < nb.in.size(); ++n) {
+        math.decode(incoming[n], received);
+        PairCopies& c = copies[nb.in[n]];  // undirected: created when sending
+        if (x.size() == 0) continue;
+        c.theirs += received;
+        r += nb.in_weights[n] * (c.theirs - c.mine);
+      }
       step.apply(x, r);
-    }
+      return models::ComputeCost{};
+    });
+    incoming.clear();
     t.recorder.deposit(id, k + 1, x);
   }
 }

@@ -15,13 +15,6 @@ models::ComputeCost times(models::ComputeCost c, double k) {
   return {c.flops * k, c.seconds * k};
 }
 
-Payload sized(std::uint64_t bits, models::Index dimension) {
-  auto e = std::make_shared<models::Encoded>();
-  e->bits = bits;
-  e->dimension = dimension;
-  return e;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- epoch and gradients
@@ -155,23 +148,30 @@ Task<void> MeanExchange::ring(std::uint64_t round, const models::Vector& mine, R
   auto begin = [&](int c) { return total * c / n; };
   auto length = [&](int c) { return begin(c + 1) - begin(c); };
   auto wrap = [n](int c) { return ((c % n) + n) % n; };
-  models::Vector sum = mine, chunk;
+  // Buffers kept between rounds (one per chunk: chunk lengths differ by up to one, and a
+  // resized Eigen vector reallocates), so a round allocates nothing per message.
+  models::Vector& sum = ring_sum_;
+  sum = mine;
+  ring_chunks_.resize(std::size_t(n));
   const std::uint64_t steps = 2 * std::uint64_t(n - 1);
   auto payload_of = [&](int c) {
-    return encode(has_math ? models::Vector(sum.segment(begin(c), length(c))) : models::Vector(),
-                  length(c), f);
+    models::Vector& chunk = ring_chunks_[std::size_t(c)];
+    if (has_math) chunk = sum.segment(begin(c), length(c));
+    return encode(chunk, length(c), f);
   };
   for (int s = 0; s + 1 < n; ++s) {  // reduce-scatter
     const std::uint64_t tag = round * steps + std::uint64_t(s);
     co_await me.send(next, tag, payload_of(wrap(id_ - s)));
     Message m = co_await me.recv(prev, tag);
-    decode(m, f, chunk);
     const int c = wrap(id_ - s - 1);
+    models::Vector& chunk = ring_chunks_[std::size_t(c)];
+    decode(m, f, chunk);
     if (has_math) sum.segment(begin(c), length(c)) += chunk;
   }
   const int owned = wrap(id_ + 1);
   if (n > 1) {
     const Payload self = payload_of(owned);
+    models::Vector& chunk = ring_chunks_[std::size_t(owned)];
     decode(Message{id_, id_, 0, self}, f, chunk);
     if (has_math) sum.segment(begin(owned), length(owned)) = chunk;
   } else if (has_math) {  // one worker: its message goes nowhere but is still rounded
@@ -181,11 +181,15 @@ Task<void> MeanExchange::ring(std::uint64_t round, const models::Vector& mine, R
     const std::uint64_t tag = round * steps + std::uint64_t(n - 1 + s);
     co_await me.send(next, tag, payload_of(wrap(owned - s)));
     Message m = co_await me.recv(prev, tag);
-    decode(m, f, chunk);
     const int c = wrap(owned - s - 1);
+    models::Vector& chunk = ring_chunks_[std::size_t(c)];
+    decode(m, f, chunk);
     if (has_math) sum.segment(begin(c), length(c)) = chunk;
   }
-  mean = has_math ? models::Vector(sum / double(n)) : models::Vector();
+  if (has_math)
+    mean = sum / double(n);
+  else
+    mean.resize(0);
 }
 
 // ---------------------------------------------------------------- the parameter server
@@ -203,10 +207,11 @@ Task<void> mean_server(Training& t, RoundSchedule schedule) {
     downlink = make_compressor(*down, t.objective.tensor_sizes());
   const auto d = t.objective.parameters();
   const bool has_math = t.objective.has_math();
+  PayloadPool downlink_pool;  // recycled broadcast buffers (payload_pool.hpp)
   models::Vector sum, received;
   for (std::uint64_t round = 0;; ++round) {
     const RoundFormat f = schedule(round);
-    sum = models::Vector::Zero(t.objective.dimension());
+    sum.setZero(t.objective.dimension());  // same size every round: no allocation
     for (NodeId i : workers) {
       Message m = co_await me.recv(i, round);
       if (f.fp32)
@@ -221,9 +226,13 @@ Task<void> mean_server(Training& t, RoundSchedule schedule) {
       out = math.encode_fp32(sum, d);
     } else {
       ScopedWall timer(t.wall.compress());
-      out = has_math ? Payload(std::make_shared<const models::Encoded>(
-                           downlink->encode(sum, downlink_rng)))
-                     : sized(downlink->bits_for(d), d);
+      if (has_math) {
+        auto e = downlink_pool.acquire();
+        downlink->encode_into(sum, downlink_rng, *e);
+        out = std::move(e);
+      } else {
+        out = sized_payload(downlink_pool, downlink->bits_for(d), d);
+      }
     }
     co_await me.broadcast(workers, round, out);
   }

@@ -56,6 +56,8 @@ class MeanExchange {
   WorkerMath& math_;
   std::vector<NodeId> others_;
   std::unique_ptr<models::Compressor> downlink_decoder_;  // null: fp32 downlink
+  models::Vector ring_sum_;                               // ring(): buffers kept between rounds
+  std::vector<models::Vector> ring_chunks_;               // ... one per chunk
 };
 
 /// Spawns the parameter server of the SVRG family (node n): round after round it waits

@@ -61,13 +61,12 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
   ScopedWall timer(t_.wall.compress());
   models::Compressor& compressor = stream_compressor(stream);
-  if (!t_.objective.has_math()) {
-    auto e = std::make_shared<models::Encoded>();
-    e->bits = compressor.bits_for(dimension);
-    e->dimension = dimension;
-    return e;
-  }
-  return std::make_shared<const models::Encoded>(compressor.encode(v, rngs_.at(stream)));
+  PayloadPool& pool = pools_[stream];
+  if (!t_.objective.has_math())
+    return sized_payload(pool, compressor.bits_for(dimension), dimension);
+  auto e = pool.acquire();
+  compressor.encode_into(v, rngs_.find(stream)->second, *e);
+  return e;
 }
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
@@ -81,13 +80,11 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
 
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
   ScopedWall timer(t_.wall.compress());
-  if (!t_.objective.has_math()) {
-    auto e = std::make_shared<models::Encoded>();
-    e->bits = fp32_.bits_for(dimension);
-    e->dimension = dimension;
-    return e;
-  }
-  return std::make_shared<const models::Encoded>(fp32_.encode(v, no_draws_));
+  if (!t_.objective.has_math())
+    return sized_payload(fp32_pool_, fp32_.bits_for(dimension), dimension);
+  auto e = fp32_pool_.acquire();
+  fp32_.encode_into(v, no_draws_, *e);
+  return e;
 }
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {

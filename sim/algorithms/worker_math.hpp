@@ -7,13 +7,21 @@
 // (seed, "compress", node) for stream 0, (seed, "compress/<id>", node) otherwise.
 // Algorithms with one outgoing stream per sender use stream 0; e.g. a parameter
 // server's uplink and downlink, or CHOCO's model differences, would use separate ids.
+//
+// Each stream (and the fp32 stream) also keeps a pool of payload buffers
+// (sim/network/payload_pool.hpp): encode() re-encodes into a buffer that no transfer,
+// mailbox or receiver holds any more, so steady state allocates nothing per message.
+// A WorkerMath belongs to one node and runs on one thread at a time (its compute job or
+// the engine thread), which is what the pools require.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <type_traits>
 
 #include "models/data/partition.hpp"
 #include "sim/algorithms/training.hpp"
+#include "sim/network/payload_pool.hpp"
 
 namespace dlsim::sim {
 
@@ -27,6 +35,15 @@ class WorkerMath {
   /// Encodes v with the scenario's compressor on message stream `stream`; `dimension`
   /// is the simulated length when the model has no math.
   Payload encode(const models::Vector& v, models::Index dimension, int stream = 0);
+  /// The same for an Eigen expression (e.g. `x - x_hat`): evaluated into the stream's
+  /// own buffer instead of a temporary vector, so no allocation per message.
+  template <class Expression>
+  requires(!std::is_same_v<Expression, models::Vector>) Payload
+      encode(const Eigen::MatrixBase<Expression>& v, models::Index dimension, int stream = 0) {
+    models::Vector& input = inputs_[stream];
+    input = v;  // same size every time: no allocation once sized
+    return encode(input, dimension, stream);
+  }
   /// Decodes a payload of encode() into out (left empty for models without math).
   void decode(const Message& m, models::Vector& out);
 
@@ -42,6 +59,9 @@ class WorkerMath {
   int id_;
   std::map<int, std::unique_ptr<models::Compressor>> compressors_;  // per stream
   std::map<int, Rng> rngs_;                                         // per stream
+  std::map<int, PayloadPool> pools_;                                // per stream
+  std::map<int, models::Vector> inputs_;  // per stream: evaluated expressions
+  PayloadPool fp32_pool_;
   std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
   models::Fp32Compressor fp32_;
   Rng no_draws_{0};  // fp32 draws nothing

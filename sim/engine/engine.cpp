@@ -73,10 +73,15 @@ void Engine::run_jobs() {
   }
   jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++job_phases_;
-  std::stable_sort(running_.begin(), running_.end(), [](const ComputeJob* a, const ComputeJob* b) {
-    return a->order() < b->order();
+  // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
+  // would allocate a merge buffer per phase; this scratch keeps its capacity.
+  finish_order_.clear();
+  for (std::size_t i = 0; i < running_.size(); ++i)
+    finish_order_.push_back(JobRank{running_[i]->order(), std::uint32_t(i)});
+  std::sort(finish_order_.begin(), finish_order_.end(), [](const JobRank& a, const JobRank& b) {
+    return a.order != b.order ? a.order < b.order : a.index < b.index;
   });
-  for (ComputeJob* job : running_) job->finish();
+  for (const JobRank& rank : finish_order_) running_[rank.index]->finish();
   running_.clear();
 }
 

@@ -81,7 +81,12 @@ class Engine final : private ProcessObserver {
   bool stopped_ = false;
   std::vector<ComputeJob*> jobs_;  // registered at the current instant
   std::vector<ComputeJob*> running_;
-  std::unique_ptr<JobPool> pool_;  // null: one thread
+  struct JobRank {
+    int order;
+    std::uint32_t index;  // in running_
+  };
+  std::vector<JobRank> finish_order_;  // scratch of run_jobs()
+  std::unique_ptr<JobPool> pool_;      // null: one thread
   double jobs_wall_s_ = 0;
   std::uint64_t job_phases_ = 0;
 };

@@ -2,7 +2,12 @@
 // along; helpers claim indices from `claim_` and count finished jobs in `done_`.
 // `claim_` holds (generation << 32) | next index and is advanced by compare-and-swap
 // only while its generation is the claimer's, so a helper still leaving an earlier
-// phase can neither take nor skip an index of the current one.
+// phase can neither take nor skip an index of the current one. A new phase first closes
+// the claim word (its new generation, no index left) and only then publishes its job
+// count (release): a helper that read the old claim word and then the new count (more
+// jobs than the old phase had) would otherwise win its compare-and-swap on the old word
+// and run a job of the new phase that is not its to run (found by ThreadSanitizer,
+// `make tsan`: a read of jobs_ racing with its write).
 #include "sim/engine/job_pool.hpp"
 
 namespace dlsim::sim {
@@ -12,6 +17,9 @@ namespace {
 // Busy-wait this many rounds before sleeping: a phase usually follows the previous one
 // within microseconds, and a futex wake-up costs about as much as a small gradient.
 constexpr int kSpinRounds = 1000;
+
+// The index half of a closed claim word: no job count reaches it.
+constexpr std::uint64_t kClosed = 0xffffffffu;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -45,10 +53,11 @@ void JobPool::run_all(std::span<ComputeJob* const> jobs) {
     for (ComputeJob* job : jobs) job->run();
     return;
   }
+  const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  claim_.store((generation << 32) | kClosed, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
   jobs_ = jobs.data();
-  count_.store(jobs.size(), std::memory_order_relaxed);
-  const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  count_.store(jobs.size(), std::memory_order_release);  // orders the closing before it
   claim_.store(generation << 32, std::memory_order_release);
   generation_.store(generation, std::memory_order_release);
   generation_.notify_all();

@@ -58,14 +58,24 @@ bool Recorder::wants(std::int64_t k) const {
 }
 
 void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
-  Snapshot& s = pending_[k];
+  auto it = pending_.find(k);
+  if (it == pending_.end()) {  // reuse the node of a completed iteration: no allocation
+    if (spare_.empty()) {
+      it = pending_.try_emplace(k).first;
+    } else {
+      spare_.key() = k;
+      spare_.mapped() = Snapshot{};
+      it = pending_.insert(std::move(spare_)).position;
+    }
+  }
+  Snapshot& s = it->second;
   if (wants(k)) {
     s.models.resize(plan_.holders);
     s.models[holder] = x;
   }
   if (++s.count < holders_at(k)) return;
   std::vector<models::Vector> complete_models = present_models(k, std::move(s.models));
-  pending_.erase(k);
+  spare_ = pending_.extract(it);
   complete(k, std::move(complete_models));
 }
 

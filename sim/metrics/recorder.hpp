@@ -90,6 +90,8 @@ class Recorder {
   Clock::time_point start_;
   bool track_every_iteration_;  // the final row may fall on any iteration
   std::map<std::int64_t, Snapshot> pending_;
+  // A completed iteration's node, reused for the next one (no allocation per iteration).
+  std::map<std::int64_t, Snapshot>::node_type spare_;
   std::vector<std::int64_t> last_deposit_;  // per holder; empty until a holder retires
   std::int64_t completed_ = 0;
   std::int64_t last_emitted_ = -1;

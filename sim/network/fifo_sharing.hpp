@@ -6,10 +6,10 @@
 // always at the head of both its queues and the model cannot deadlock.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/network/ring_queue.hpp"
 #include "sim/network/transfer_scheduler.hpp"
 
 namespace dlsim::sim {
@@ -33,8 +33,8 @@ class FifoSharing final : public TransferScheduler, private EventHandler {
   const NetworkConfig& config_;
   TransferSink& sink_;
   std::vector<Job> jobs_;  // indexed by TransferId (the network reuses ids)
-  std::vector<std::deque<TransferId>> egress_queue_;
-  std::vector<std::deque<TransferId>> ingress_queue_;
+  std::vector<RingQueue<TransferId>> egress_queue_;  // no allocation once grown
+  std::vector<RingQueue<TransferId>> ingress_queue_;
 };
 
 }  // namespace dlsim::sim

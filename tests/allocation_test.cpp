@@ -1,0 +1,283 @@
+// Issue 9: no heap allocation per message in steady state. This test binary replaces
+// the C allocator's entry points (malloc, calloc, realloc, memalign family: glibc lets a
+// program define them, "Replacing malloc" in its manual) with counting wrappers around
+// glibc's own __libc_* functions. Counting at malloc sees every allocation: the global
+// operator new (libstdc++'s calls malloc), std containers, shared_ptr control blocks,
+// coroutine frames and Eigen's vectors (Eigen calls malloc directly).
+//
+// Each scenario runs in-process through the same path as `dlsim run` for R and for 2R
+// iterations with metrics only at the start and the end, so the two runs differ only by
+// R more iterations of messages. Their allocation counts must then differ by nothing
+// (the message path) or, where an algorithm's own math allocates a temporary per
+// iteration, by that — checked to be independent of the number of messages by running
+// the same scenario with twice the workers.
+//
+// Under sanitizers (their allocators replace malloc themselves) the count is off and the
+// scenario checks are skipped.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "run_helpers.hpp"
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/metrics/evaluator.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "sim/runtime/compute_model.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DLSIM_COUNT_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define DLSIM_COUNT_ALLOCATIONS 0
+#endif
+#endif
+#if !defined(DLSIM_COUNT_ALLOCATIONS) && defined(__GLIBC__)
+#define DLSIM_COUNT_ALLOCATIONS 1
+#endif
+#if !defined(DLSIM_COUNT_ALLOCATIONS)
+#define DLSIM_COUNT_ALLOCATIONS 0
+#endif
+
+namespace {
+std::atomic<std::uint64_t> allocation_count{0};
+void count_one() {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+#if DLSIM_COUNT_ALLOCATIONS
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+void __libc_free(void* p);
+
+void* malloc(std::size_t size) noexcept {
+  count_one();
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) noexcept {
+  count_one();
+  return __libc_calloc(count, size);
+}
+void* realloc(void* p, std::size_t size) noexcept {
+  count_one();
+  return __libc_realloc(p, size);
+}
+void free(void* p) noexcept {
+  __libc_free(p);
+}
+void* memalign(std::size_t alignment, std::size_t size) noexcept {
+  count_one();
+  return __libc_memalign(alignment, size);
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
+  count_one();
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept {
+  count_one();
+  void* p = __libc_memalign(alignment, size);
+  if (!p) return 12;  // ENOMEM
+  *out = p;
+  return 0;
+}
+}  // extern "C"
+#endif
+
+namespace {
+
+using nlohmann::json;
+namespace sim = dlsim::sim;
+
+std::uint64_t allocations() {
+  return allocation_count.load(std::memory_order_relaxed);
+}
+
+/// Allocations and messages between two instants of one run.
+struct Window {
+  std::int64_t allocations = 0;
+  std::int64_t messages = 0;
+};
+
+/// Runs a scenario as sim::run does (run.cpp: engine, network, compute model, recorder,
+/// the algorithm's processes), but with no metrics writer, and stops the clock at the
+/// given fractions of the simulated time `total` (0: run to the end and return nothing):
+/// the allocations and messages between consecutive stops. A run with no file output has
+/// no formatting whose allocations depend on the numbers printed.
+std::vector<Window> run_windows(const json& doc, const std::vector<double>& fractions,
+                                sim::SimTime* total) {
+  sim::PreparedRun p = sim::prepare(sim::load_scenario(doc));
+  const sim::Scenario& s = p.scenario;
+  sim::Engine engine;
+  sim::Network network(
+      engine,
+      sim::NetworkConfig(sim::node_count(s), s.network.latency, s.network.bandwidth,
+                         s.network.sharing == "fifo" ? sim::Sharing::fifo : sim::Sharing::fair,
+                         s.network.header));
+  sim::ComputeModel compute(s.compute.speed, s.compute.per_worker, s.compute.jitter, s.seed,
+                            sim::node_count(s));
+  const dlsim::models::Dataset* train = p.data ? &p.data->train : nullptr;
+  sim::Evaluator evaluator(*p.objective, p.data ? &p.data->loss_set() : nullptr, nullptr,
+                           s.decentralized());
+  sim::RecorderPlan plan{sim::model_holders(s), p.max_iterations, p.samples_per_iteration,
+                         p.train_samples,       s.metrics,        s.stop};
+  sim::Recorder recorder(engine, network, evaluator, plan, {}, std::chrono::steady_clock::now());
+  sim::WallAccount wall;
+  auto init_rng = sim::make_rng(s.seed, "init");
+  sim::Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),
+                         {}, recorder,     wall};
+  for (int i = 0; i < sim::node_count(s); ++i)
+    training.nodes.emplace_back(i, engine, network, compute);
+  recorder.start(training.initial_models(plan.holders));
+  sim::launch_algorithm(engine, training);
+
+  std::vector<Window> windows;
+  std::uint64_t last_allocations = allocations(), last_messages = 0;
+  for (std::size_t i = 0; i < fractions.size(); ++i) {
+    engine.run(sim::SimTime::from_ps(std::int64_t(double(total->ps) * fractions[i])));
+    const std::uint64_t now_allocations = allocations();  // nothing allocated in between
+    const std::uint64_t now_messages = network.counters().messages;
+    if (i > 0)
+      windows.push_back({std::int64_t(now_allocations - last_allocations),
+                         std::int64_t(now_messages - last_messages)});
+    last_allocations = allocations();
+    last_messages = now_messages;
+  }
+  if (fractions.empty()) {
+    engine.run();
+    *total = engine.now();
+  }
+  return windows;
+}
+
+/// Allocations and messages in two windows of a fifth of the run each, after the first
+/// half: pools, queues and scratch buffers have grown to their high-water marks (with
+/// fifo sharing the nodes of a ring drift apart for a while, and mailboxes grow).
+std::vector<Window> steady_windows(const json& doc) {
+  sim::SimTime total{};
+  run_windows(doc, {}, &total);
+  return run_windows(doc, {0.5, 0.7, 0.9}, &total);
+}
+
+json gossip_ring(int workers, const std::string& sharing) {
+  return {{"seed", 1},
+          {"workers", workers},
+          {"model", {{"kind", "profile"}, {"parameters", 1000}, {"compute_time", "1ms"}}},
+          {"algorithm",
+           {{"kind", "choco-gossip"}, {"consensus_step", 1.0}, {"compressor", {{"kind", "none"}}}}},
+          {"topology", {{"kind", "ring"}, {"weights", "metropolis"}}},
+          {"network",
+           {{"latency", "5us"}, {"bandwidth", "10Gbps"}, {"sharing", sharing}, {"header", "64B"}}},
+          {"stop", {{"iterations", 160}}},
+          {"metrics", {{"every", {{"iterations", 1000000}}}}}};
+}
+
+json least_squares(int workers, json algorithm) {
+  return {{"seed", 5},
+          {"workers", workers},
+          {"data",
+           {{"source", "synthetic-regression"},
+            {"samples", 800},
+            {"features", 8},
+            {"noise", 0.0},
+            {"condition", 2}}},
+          {"model", {{"kind", "least-squares"}}},
+          {"algorithm", algorithm},
+          {"network", {{"header", "40B"}}},
+          {"stop", {{"iterations", 80}}},
+          {"metrics", {{"every", {{"iterations", 1000000}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("the allocation counter sees operator new, shared_ptr and Eigen") {
+  if (!DLSIM_COUNT_ALLOCATIONS) {
+    WARN("allocation counting is off in this build (sanitizers)");
+    return;
+  }
+  const std::uint64_t a = allocations();
+  auto p = std::make_unique<int>(3);
+  const std::uint64_t b = allocations();
+  auto q = std::make_shared<std::vector<int>>(10, 1);
+  const std::uint64_t c = allocations();
+  Eigen::VectorXd v = Eigen::VectorXd::Ones(100);
+  const std::uint64_t d = allocations();
+  CHECK(b - a == 1);
+  CHECK(c - b == 2);  // control block + object, then the vector's storage
+  CHECK(d - c == 1);
+  CHECK(*p + (*q)[0] + int(v.sum()) == 104);
+}
+
+TEST_CASE("ring gossip without math: no allocation per message in steady state") {
+  if (!DLSIM_COUNT_ALLOCATIONS) return;
+  for (const int workers : {32, 64}) {
+    INFO("fair sharing, " << workers << " workers");
+    for (const Window& w : steady_windows(gossip_ring(workers, "fair"))) {
+      INFO(w.messages << " messages, " << w.allocations << " allocations");
+      CHECK(w.messages >= 2 * workers * 20);  // ~32 rounds of 2 messages per worker
+      CHECK(w.allocations == 0);
+    }
+  }
+  // With fifo sharing the ring's nodes keep drifting apart for a while, so a mailbox or
+  // port queue occasionally reaches a new high-water mark and doubles its capacity: at
+  // most one such growth per window here, against thousands of messages.
+  for (const int workers : {32, 64}) {
+    INFO("fifo sharing, " << workers << " workers");
+    for (const Window& w : steady_windows(gossip_ring(workers, "fifo"))) {
+      INFO(w.messages << " messages, " << w.allocations << " allocations");
+      CHECK(w.messages >= 2 * workers * 20);
+      CHECK(w.allocations <= 1);
+    }
+  }
+}
+
+TEST_CASE("CHOCO-SGD with top-k on least squares: no allocation per message") {
+  if (!DLSIM_COUNT_ALLOCATIONS) return;
+  const json choco = {{"kind", "choco-sgd"},
+                      {"step_size", 0.05},
+                      {"batch_size", 20},
+                      {"consensus_step", 0.3},
+                      {"compressor", {{"kind", "top-k"}, {"ratio", 0.5}}}};
+  for (const int workers : {4, 8}) {
+    INFO(workers << " workers");
+    for (const Window& w : steady_windows(least_squares(workers, choco))) {
+      INFO(w.messages << " messages, " << w.allocations << " allocations");
+      CHECK(w.messages >= 2 * workers * 10);  // ~16 iterations
+      CHECK(w.allocations == 0);
+    }
+  }
+}
+
+// The server's update passes `sum / n` to local_step_at (sgd_parameter_server.cpp), an
+// Eigen temporary: exactly one allocation per iteration, whatever the number of workers
+// (2 messages per worker per iteration); the message path adds none.
+TEST_CASE("parameter-server SGD with qsgd on least squares: no allocation per message") {
+  if (!DLSIM_COUNT_ALLOCATIONS) return;
+  const json ps_sgd = {{"kind", "sgd"},
+                       {"collective", "parameter-server"},
+                       {"step_size", 0.1},
+                       {"batch_size", 20},
+                       {"compressor", {{"kind", "qsgd"}, {"levels", 3}}}};
+  for (const int workers : {4, 8}) {
+    INFO(workers << " workers");
+    for (const Window& w : steady_windows(least_squares(workers, ps_sgd))) {
+      INFO(w.messages << " messages, " << w.allocations << " allocations");
+      const std::int64_t iterations = w.messages / (2 * workers);
+      CHECK(w.messages == 2 * workers * iterations);
+      CHECK(iterations >= 10);
+      CHECK(w.allocations == iterations);
+    }
+  }
+}
