@@ -45,8 +45,8 @@ Task<void> server(Training& t, std::vector<NodeId> workers) {
     }
     {
       ScopedWall timer(t.wall.math_s);
-      local_step_at(k, t.recorder.iteration_limit(), x, momentum, sum / double(workers.size()),
-                    t.scenario.algorithm, f);
+      sum /= double(workers.size());  // the average gradient, in place (no temporary)
+      local_step_at(k, t.recorder.iteration_limit(), x, momentum, sum, t.scenario.algorithm, f);
     }
     t.recorder.deposit(0, k + 1, x);
     co_await me.broadcast(workers, k, math.encode_fp32(x, f.parameters()));

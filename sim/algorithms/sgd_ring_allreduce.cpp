@@ -25,14 +25,15 @@ Task<void> worker(Training& t, int id) {
   auto length = [&](int c) { return begin(c + 1) - begin(c); };
 
   models::Vector x = t.initial, momentum, g, chunk;
+  const models::Vector no_math;  // what a model without math encodes
   const std::uint64_t steps = 2 * std::uint64_t(n - 1);
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     co_await me.compute([&] { return math.gradient(x, g); });  // own state only (node.hpp)
     auto send_chunk = [&](int c, std::uint64_t tag) {
-      return me.send(
-          next, tag,
-          math.encode(has_math ? models::Vector(g.segment(begin(c), length(c))) : models::Vector(),
-                      length(c)));
+      // the segment is encoded in place (no copy); without math only its length counts
+      return me.send(next, tag,
+                     has_math ? math.encode(g.segment(begin(c), length(c)), length(c))
+                              : math.encode(no_math, length(c)));
     };
     for (int s = 0; s + 1 < n; ++s) {  // reduce-scatter
       const std::uint64_t tag = std::uint64_t(k) * steps + std::uint64_t(s);
