@@ -37,7 +37,7 @@ TEST_CASE("keys of another kind are rejected and say which kind takes them", "[s
                  "model.data", "unknown key \"data\"");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "l2": 0.1}})", "model.l2",
                  "for kind \"profile\" (valid for kind: least-squares, logistic, softmax, mlp, "
-                 "lenet5, resnet)");
+                 "lenet5, resnet, cnn)");
   check_rejected(
       R"({"model": {"kind": "profile", "parameters": 10}, "data": {"test_fraction": 0.1}})",
       "data.test_fraction", "for source \"none\"");
@@ -119,7 +119,7 @@ TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][err
                  "synthetic-classification, csv, libsvm, fashion-mnist, none");
   check_rejected(R"({"model": {"kind": "mpl"}})", "model.kind",
                  "expected one of: least-squares, logistic, softmax, mlp, lenet5, resnet, "
-                 "consensus, profile");
+                 "cnn, consensus, profile");
   check_rejected(R"({"algorithm": {"kind": "chocco-sgd"}})", "algorithm.kind",
                  "unknown kind \"chocco-sgd\"");
   check_rejected(R"({"algorithm": {"compressor": {"kind": "zip"}}})", "algorithm.compressor.kind",

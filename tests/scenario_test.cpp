@@ -373,4 +373,17 @@ TEST_CASE("the Markdown key reference lists every key with its default", "[scena
   CHECK_THAT(md, Catch::Contains("(topology.kind = torus or grid)"));
   CHECK_THAT(md, Catch::Contains("| `workers` | integer in [1, 1000000] | `4` |"));
   CHECK_THAT(md, Catch::Contains("the value of network.bandwidth"));
+  // A key defined differently by different kinds gets one row per definition, each with
+  // the kinds that take it so (fashion-mnist's path has a default, csv's is required).
+  CHECK_THAT(md, Catch::Contains(
+                     "| `data.path` | non-empty string | required | (data.source = csv) Path"));
+  CHECK_THAT(md, Catch::Contains(
+                     "| `data.path` | non-empty string | `\"/usr/share/datasets/fashion-mnist\"` | "
+                     "(data.source = fashion-mnist)"));
+  CHECK_THAT(md, Catch::Contains("| `model.init.kind` | one of: zeros, normal | `\"zeros\"` | "
+                                 "(model.kind = least-squares or logistic or softmax)"));
+  CHECK_THAT(md, Catch::Contains("| `model.init.kind` | one of: he, normal | `\"he\"` | "
+                                 "(model.kind = resnet)"));
+  // Kinds whose definitions agree still share one row.
+  CHECK_THAT(md, Catch::Contains("(topology.kind = torus or grid)"));
 }

@@ -1,9 +1,10 @@
 // `--threads 2` on the algorithms and options threads_test.cpp leaves out: AdaG-SGD and
 // CHOCO-gossip on a static ring, CHOCO-SGD with a failing node, the compressed push-sum
-// (choco-sgp, adag-sgp), ring all-reduce, SVRG and ALPC-SVRG, CHOCO-SGD on an MLP with
-// error-feedback qsgd and per-worker metrics. Each must give the metrics and totals of `--threads
-// 1` byte for byte (the second computation is the truth). `make tsan` also runs this file under
-// ThreadSanitizer, so every compute job kind here is checked for data races.
+// (choco-sgp, adag-sgp; static and time-varying), D-PSGD and SGP with a failing node, ring
+// all-reduce, SVRG and ALPC-SVRG, CHOCO-SGD on an MLP with error-feedback qsgd and per-worker
+// metrics. Each must give the metrics and totals of `--threads 1` byte for byte (the second
+// computation is the truth). `make tsan` also runs this file under ThreadSanitizer, so every
+// compute job kind here is checked for data races.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -127,6 +128,31 @@ TEST_CASE("compressed push-sum (choco-sgp, adag-sgp): identical for 1 and 2 thre
     json doc = classification(6, algorithm, 16);
     doc["topology"] = {{"kind", "directed-exponential"}, {"weights", "uniform"}};
     require_same_for_one_and_two_threads(doc);
+  }
+}
+
+TEST_CASE("compressed push-sum on a time-varying graph: identical for 1 and 2 threads",
+          "[threads]") {
+  // One stream per edge: several encodings in one job, messages from changing in-neighbours.
+  for (const char* kind : {"choco-sgp", "adag-sgp"}) {
+    INFO(kind);
+    json doc = classification(6, gossip(kind), 16);
+    doc["topology"] = {{"kind", "one-peer-exponential"}, {"weights", "uniform"}};
+    require_same_for_one_and_two_threads(doc);
+  }
+}
+
+TEST_CASE("D-PSGD and SGP with a failing node: identical for 1 and 2 threads", "[threads]") {
+  // The mixing job adds a failed neighbour's term among the decoded messages, in order.
+  for (const char* kind : {"dpsgd", "sgp"}) {
+    INFO(kind);
+    json doc = classification(6, {{"kind", kind}, {"step_size", 0.1}, {"batch_size", 16}}, 16);
+    doc["network"]["faults"] = {{"fail", {{{"node", 2}, {"at", 0.0001}}}},
+                                {"fail_timeout", "50us"}};
+    require_same_for_one_and_two_threads(doc);
+    const json failed = run_with(doc, 2).summary["failures"]["nodes"][0];
+    CHECK(failed["iterations_done"].get<int>() > 0);
+    CHECK(failed["iterations_done"].get<int>() < 16);
   }
 }
 

@@ -12,6 +12,11 @@
 //      stream broadcast to every out- neighbour; time-varying graphs: one stream per edge, sent one
 //      after the other.
 // Metrics see the de-biased models z_i after step 4.
+// Threads: the engine thread only collects round k − 1's messages and looks up round k's
+// neighbours and shares; steps 1–4 (decoding, mixing, the local step, every encoding and
+// the copies' updates) are one compute job (node.hpp), run in parallel with the other
+// workers'. The collected messages are let go on the engine thread after the job, so the
+// senders' payload pools see releases only between phases (sim/network/payload_pool.hpp).
 #include <memory>
 
 #include "sim/algorithms/algorithms.hpp"
@@ -24,20 +29,6 @@
 namespace dlsim::sim {
 
 namespace {
-
-/// P_li for every out-neighbour l of `id` in `round`: the in-weight l gives to `id`.
-std::vector<double> out_shares(const topo::GraphSchedule& graph, int id, std::int64_t round,
-                               const std::vector<int>& out) {
-  std::vector<double> shares;
-  for (int l : out) {
-    const topo::Neighborhood theirs = graph.neighborhood(l, round);
-    double share = 0;
-    for (std::size_t n = 0; n < theirs.in.size(); ++n)
-      if (theirs.in[n] == id) share += theirs.in_weights[n];
-    shares.push_back(share);
-  }
-  return shares;
-}
 
 class CompressedPushSumWorker {
  public:
@@ -56,55 +47,93 @@ class CompressedPushSumWorker {
     const std::int64_t limit = t_.recorder.iteration_limit();
     for (std::int64_t k = 0; k < limit; ++k) {
       const std::int64_t round = graph_.time_varying() ? k : 0;
-      if (k > 0) {
-        co_await receive(k - 1);
-        ScopedWall timer(t_.wall.math_s);
-        node_.mix(incoming_, outgoing_);
-      }
-      node_.debiased(z_);
+      if (k > 0) co_await collect(k - 1);
+      plan_round(round);
       co_await me_.compute([&] {  // this worker's own state only (node.hpp)
+        if (k > 0) {
+          add_received();
+          node_.mix(incoming_, outgoing_);
+        }
+        node_.debiased(z_);
         const models::ComputeCost cost = math_.gradient(z_, gradient_);
         local_step_at(k, limit, node_.numerator(), momentum_, gradient_, a_, t_.objective);
+        incoming_.swap(next_incoming_);
+        outgoing_.swap(next_outgoing_);
+        encode_all(k);
+        node_.debiased(z_);
         return cost;
       });
-      co_await send(k, graph_.neighborhood(me_.id(), round), round);
-      node_.debiased(z_);
+      received_messages_.clear();  // let go on the engine thread (payload_pool.hpp)
+      co_await send_all(k);
       t_.recorder.deposit(me_.id(), k + 1, z_);
     }
   }
 
  private:
-  // Step 1 (messages tagged `k`, from the in-neighbours recorded when sending).
-  Task<void> receive(std::int64_t k) {
-    for (const CopyShare& in : incoming_) {
-      Message m = co_await me_.recv(NodeId(in.key), std::uint64_t(k));
+  // Step 1's receiving half: the messages tagged `k` from the in-neighbours recorded when
+  // sending, in that order; the next compute job decodes them (add_received).
+  Task<void> collect(std::int64_t k) {
+    for (const CopyShare& in : incoming_)
+      received_messages_.push_back(co_await me_.recv(NodeId(in.key), std::uint64_t(k)));
+  }
+
+  // Step 1 (inside the compute job): each in-neighbour's copy adds its decoded q.
+  void add_received() {
+    for (std::size_t n = 0; n < received_messages_.size(); ++n) {
+      const Message& m = received_messages_[n];
       auto [q, q_weight] = split_payload(*m.payload);
-      math_.decode(Message{m.src, m.dst, m.tag, q}, q_);
-      decode_weight(Message{m.src, m.dst, m.tag, q_weight}, q_weight_);
-      node_.received(in.key, q_, q_weight_);
+      math_.decode(Message{m.src, m.dst, m.tag, std::move(q)}, q_);
+      decode_weight(Message{m.src, m.dst, m.tag, std::move(q_weight)}, q_weight_);
+      node_.received(incoming_[n].key, q_, q_weight_);
     }
   }
 
-  // Step 4; records the shares the next consensus step uses.
-  Task<void> send(std::int64_t k, const topo::Neighborhood& nb, std::int64_t round) {
-    incoming_.clear();
-    for (std::size_t n = 0; n < nb.in.size(); ++n)
-      incoming_.push_back({nb.in[n], nb.in_weights[n]});
-    const std::vector<double> shares = out_shares(graph_, me_.id(), round, nb.out);
-    outgoing_.clear();
+  // On the engine thread: round `round`'s neighbours and the shares the consensus step
+  // after this round's messages uses (P_ij in, P_li out; swapped in by the job).
+  void plan_round(std::int64_t round) {
+    nb_ = graph_.neighborhood(me_.id(), round);
+    next_incoming_.clear();
+    for (std::size_t n = 0; n < nb_.in.size(); ++n)
+      next_incoming_.push_back({nb_.in[n], nb_.in_weights[n]});
+    out_shares(round);
+    next_outgoing_.clear();
+    out_.assign(nb_.out.begin(), nb_.out.end());
     if (!graph_.time_varying()) {
       double total = 0;
-      for (double s : shares) total += s;
-      outgoing_.push_back({0, total});
-      const std::vector<NodeId> out(nb.out.begin(), nb.out.end());
-      co_await me_.broadcast(out, std::uint64_t(k), encode(0, k));
+      for (double s : shares_) total += s;
+      next_outgoing_.push_back({0, total});
+      return;
+    }
+    for (std::size_t n = 0; n < nb_.out.size(); ++n)
+      next_outgoing_.push_back({nb_.out[n] + 1, shares_[n]});
+  }
+
+  /// P_li for every out-neighbour l of this node in `round`: the in-weight l gives to it.
+  void out_shares(std::int64_t round) {
+    shares_.clear();
+    for (int l : nb_.out) {
+      const topo::Neighborhood theirs = graph_.neighborhood(l, round);
+      double share = 0;
+      for (std::size_t n = 0; n < theirs.in.size(); ++n)
+        if (theirs.in[n] == me_.id()) share += theirs.in_weights[n];
+      shares_.push_back(share);
+    }
+  }
+
+  // Step 4's encodings (inside the compute job), one per outgoing stream.
+  void encode_all(std::int64_t k) {
+    payloads_.resize(outgoing_.size());
+    for (std::size_t n = 0; n < outgoing_.size(); ++n) payloads_[n] = encode(outgoing_[n].key, k);
+  }
+
+  // Step 4's sends: static graphs one broadcast, time-varying one message per edge.
+  Task<void> send_all(std::int64_t k) {
+    if (!graph_.time_varying()) {
+      co_await me_.broadcast(out_, std::uint64_t(k), std::move(payloads_[0]));
       co_return;
     }
-    for (std::size_t n = 0; n < nb.out.size(); ++n) {
-      const int stream = nb.out[n] + 1;
-      outgoing_.push_back({stream, shares[n]});
-      co_await me_.send(NodeId(nb.out[n]), std::uint64_t(k), encode(stream, k));
-    }
+    for (std::size_t n = 0; n < out_.size(); ++n)
+      co_await me_.send(out_[n], std::uint64_t(k), std::move(payloads_[n]));
   }
 
   // [C(x − x̂); weight part] of `stream`; its copy adds the decoded parts.
@@ -137,7 +166,13 @@ class CompressedPushSumWorker {
   CompressedPushSumNode node_;
   models::Index dimension_;
   int weight_stream_offset_;  // adag-sgp's weight streams: offset + stream
-  std::vector<CopyShare> incoming_, outgoing_;
+  // The consensus step's shares (of the previous round's messages) and the next ones.
+  std::vector<CopyShare> incoming_, outgoing_, next_incoming_, next_outgoing_;
+  topo::Neighborhood nb_;                   // this round's
+  std::vector<double> shares_;              // P_li per out-neighbour
+  std::vector<NodeId> out_;                 // this round's out-neighbours
+  std::vector<Payload> payloads_;           // this round's message per outgoing stream
+  std::vector<Message> received_messages_;  // in the order of incoming_
   models::Vector z_, gradient_, momentum_, q_, q_weight_, difference_, weight_difference_;
 };
 

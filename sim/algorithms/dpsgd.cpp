@@ -8,7 +8,13 @@
 // (fp32) travel on every arc; round k's messages carry tag k, so a message of a
 // later round is never mixed in early. A failed in-neighbour's weight goes to w_ii
 // (node failures, failures.hpp).
+// Threads: the local step and the encoding are one compute job; the engine thread only
+// collects the round's messages, which a second compute job (no simulated time) decodes
+// and mixes in, in the order received; the messages are let go on the engine thread
+// after it, so the senders' payload pools see releases only between phases
+// (sim/network/payload_pool.hpp).
 #include <memory>
+#include <optional>
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/failures.hpp"
@@ -34,11 +40,19 @@ RoundPeers peers_of(const topo::GraphSchedule& graph, int id, std::int64_t round
           std::move(nb.in_weights)};
 }
 
+/// One term of the mixing sum: w_ij times a received model, or (a failed in-neighbour,
+/// no message) times x itself.
+struct MixTerm {
+  double weight = 0;
+  std::optional<Message> message;
+};
+
 Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
   WorkerMath math(t, id);
   models::Vector x = t.initial_for(id), momentum, g, received, mixed;
   RoundPeers peers = peers_of(*graph, id, 0);
+  std::vector<MixTerm> terms;  // this round's, in the order received
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (fails_now(t, id, k)) co_return;  // failures.hpp
     if (k > 0 && graph->time_varying()) peers = peers_of(*graph, id, k);
@@ -53,22 +67,35 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
     });
     co_await me.broadcast(peers.out, std::uint64_t(k), std::move(message));
     const SimTime since = me.now();
+    terms.clear();
     for (std::size_t j = 0; j < peers.in.size();) {
       std::optional<Message> m =
           co_await receive_or_failure(t, id, peers.in[j], std::uint64_t(k), k, since);
       if (!m) {  // in[j] failed: its weight goes to x, from this round on (failures.hpp)
-        mixed += peers.in_weights[j] * x;
+        terms.push_back({peers.in_weights[j], std::nullopt});
         peers.self_weight += peers.in_weights[j];
         forget_peer(peers.out, peers.in[j]);
         peers.in.erase(peers.in.begin() + std::ptrdiff_t(j));
         peers.in_weights.erase(peers.in_weights.begin() + std::ptrdiff_t(j));
         continue;
       }
-      math.decode(*m, received);
-      if (received.size() == x.size()) mixed += peers.in_weights[j] * received;
+      terms.push_back({peers.in_weights[j], std::move(m)});
       ++j;
     }
-    x = mixed;
+    // Decoding and mixing: a compute job that charges nothing (no simulated time).
+    co_await me.compute([&] {
+      for (const MixTerm& term : terms) {
+        if (!term.message) {
+          mixed += term.weight * x;
+          continue;
+        }
+        math.decode(*term.message, received);
+        if (received.size() == x.size()) mixed += term.weight * received;
+      }
+      x = mixed;
+      return models::ComputeCost{};
+    });
+    terms.clear();  // let go on the engine thread (payload_pool.hpp)
     t.recorder.deposit(id, k + 1, x);
   }
 }

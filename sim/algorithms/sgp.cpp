@@ -10,6 +10,11 @@
 // as sent (decoded), so the sums are conserved up to double rounding. Metrics see the
 // de-biased models z_i. A failed neighbour's push share stays with the sender
 // (node failures, failures.hpp).
+// Threads: the local step and the encoding are one compute job; the engine thread only
+// collects the round's messages, which a second compute job (no simulated time) decodes
+// and mixes in, in the order received; the messages are let go on the engine thread
+// after it, so the senders' payload pools see releases only between phases
+// (sim/network/payload_pool.hpp).
 //
 // @inproceedings{assran2019stochastic,
 //   title={Stochastic Gradient Push for Distributed Deep Learning},
@@ -19,6 +24,7 @@
 //   title={Gossip-Based Computation of Aggregate Information},
 //   author={Kempe, David and Dobra, Alin and Gehrke, Johannes}, booktitle={FOCS}, year={2003}}
 #include <memory>
+#include <optional>
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/failures.hpp"
@@ -30,6 +36,13 @@ namespace dlsim::sim {
 
 namespace {
 
+/// One term of the mixing sum: p_ij times a received [x_j; w_j], or (a failed out-
+/// neighbour's share coming back, no message) times this node's own value as sent.
+struct MixTerm {
+  double weight = 0;
+  std::optional<Message> message;
+};
+
 Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
   WorkerMath math(t, id);
@@ -39,12 +52,14 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
   // (x, w) travel together as [x; w]; `pair` holds it.
   models::Vector pair(has_math ? x.size() + 1 : 0), mixed;
   double w = 1.0;
-  std::vector<int> failed;  // neighbours found failed (static graphs only; failures.hpp)
+  std::vector<int> failed;     // neighbours found failed (static graphs only; failures.hpp)
+  std::vector<NodeId> out;     // this round's out-neighbours
+  std::vector<MixTerm> terms;  // this round's, in the order received
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (fails_now(t, id, k)) co_return;
     topo::Neighborhood nb = graph->neighborhood(id, graph->time_varying() ? k : 0);
     for (int dead : failed) forget_push_peer(nb, *graph, id, dead);
-    const std::vector<NodeId> out(nb.out.begin(), nb.out.end());
+    out.assign(nb.out.begin(), nb.out.end());
     Payload p;
     co_await me.compute([&] {  // this worker's own state only (node.hpp)
       const models::ComputeCost cost = math.gradient(z, g);
@@ -61,26 +76,38 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
     });
     co_await me.broadcast(out, std::uint64_t(k), std::move(p));
     const SimTime since = me.now();
+    terms.clear();
     for (std::size_t j = 0; j < nb.in.size();) {
       std::optional<Message> m =
           co_await receive_or_failure(t, id, NodeId(nb.in[j]), std::uint64_t(k), k, since);
       if (!m) {  // in[j] failed: this round's share pushed to it comes back
         const int dead = nb.in[j];
-        if (has_math) mixed += push_share(*graph, dead, id) * sent;
+        terms.push_back({push_share(*graph, dead, id), std::nullopt});
         forget_push_peer(nb, *graph, id, dead);
         failed.push_back(dead);
         continue;
       }
-      math.decode_fp32(*m, received);
-      if (has_math) mixed += nb.in_weights[j] * received;
+      terms.push_back({nb.in_weights[j], std::move(m)});
       ++j;
     }
-    if (has_math) {
-      ScopedWall timer(t.wall.math_s);
-      x = mixed.head(x.size());
-      w = mixed[x.size()];
-      z = x / w;
-    }
+    // Decoding and mixing: a compute job that charges nothing (no simulated time).
+    co_await me.compute([&] {
+      for (const MixTerm& term : terms) {
+        if (!term.message) {
+          if (has_math) mixed += term.weight * sent;
+          continue;
+        }
+        math.decode_fp32(*term.message, received);
+        if (has_math) mixed += term.weight * received;
+      }
+      if (has_math) {
+        x = mixed.head(x.size());
+        w = mixed[x.size()];
+        z = x / w;
+      }
+      return models::ComputeCost{};
+    });
+    terms.clear();  // let go on the engine thread (payload_pool.hpp)
     t.recorder.deposit(id, k + 1, z);
   }
 }

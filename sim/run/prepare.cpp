@@ -86,7 +86,7 @@ void fit_labels(const Scenario& s, models::DataSplit& split) {
   const std::string& kind = s.model.kind;
   try {
     if (kind == "logistic") models::binarize_labels(split, s.model.positive_classes);
-    if (kind == "softmax" || kind == "mlp" || kind == "lenet5" || kind == "resnet")
+    if (kind == "softmax" || kind == "mlp" || kind == "lenet5" || kind == "resnet" || kind == "cnn")
       models::index_classes(split);
   } catch (const std::invalid_argument& e) {
     const std::string key = kind == "logistic" && !s.model.positive_classes.empty()
@@ -142,7 +142,7 @@ models::InitOptions init_options(const InitSpec& spec) {
   return init;
 }
 
-// lenet5 and resnet (models/objectives/cnn) on 28x28x1 images.
+// lenet5, resnet and cnn (models/objectives/cnn) on 28x28x1 images.
 std::unique_ptr<models::Objective> make_conv_net(const Scenario& s, const models::DataSplit& data,
                                                  const models::InitOptions& init) {
   const ModelSpec& m = s.model;
@@ -153,12 +153,18 @@ std::unique_ptr<models::Objective> make_conv_net(const Scenario& s, const models
                                                m.kind, features));
   models::cnn::Architecture a;
   a.kind = m.kind == "lenet5" ? models::cnn::Architecture::Kind::lenet5
+           : m.kind == "cnn"  ? models::cnn::Architecture::Kind::custom
                               : models::cnn::Architecture::Kind::resnet;
+  a.layers = m.layers;
   a.activation = m.activation == "tanh" ? models::Activation::tanh : models::Activation::relu;
   a.pooling = m.pooling == "average" ? models::cnn::PoolKind::average : models::cnn::PoolKind::max;
   a.depth = int(m.depth);
   a.width = m.width;
   a.classes = data.train.classes;
+  if (m.kind == "cnn" && a.classes != 10)  // the layer list was checked for 10 outputs
+    throw InputError("model.layers", fmt::format("the network gives 10 outputs; the data has {} "
+                                                 "classes",
+                                                 a.classes));
   const auto precision =
       m.precision == "double" ? models::Precision::double_ : models::Precision::single;
   try {
@@ -193,7 +199,8 @@ std::unique_ptr<models::Objective> make_objective(const Scenario& s,
     return std::make_unique<models::Mlp>(features, hidden, data->train.classes, activation, reg,
                                          m.bias, init);
   }
-  if (m.kind == "lenet5" || m.kind == "resnet") return make_conv_net(s, *data, init);
+  if (m.kind == "lenet5" || m.kind == "resnet" || m.kind == "cnn")
+    return make_conv_net(s, *data, init);
   throw InputError("model.kind", "unsupported model \"" + m.kind + "\"");
 }
 

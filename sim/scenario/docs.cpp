@@ -75,24 +75,40 @@ void rows(const Object& object, const std::string& path, const std::string& cond
           std::string& out) {
   if (object.discriminator) row(*object.discriminator, path, condition, out);
   for (const Key& k : object.keys) row(k, path, condition, out);
-  // A key shared by several kinds is listed once, with every kind that takes it.
+  // A key shared by several kinds is listed once per distinct definition, with every kind
+  // that takes it so defined (e.g. `model.init` differs between linear models and CNNs).
   std::vector<std::string> listed;
   for (const Variant& v : object.variants) {
     for (const Key& k : v.keys) {
       if (std::find(listed.begin(), listed.end(), k.name) != listed.end()) continue;
       listed.push_back(k.name);
-      std::vector<std::string> kinds;
+      struct Definition {
+        std::string rendered;  // its rows without a condition: equal text, equal definition
+        const Key* key;
+        std::vector<std::string> kinds;
+      };
+      std::vector<Definition> definitions;
       for (const Variant& other : object.variants) {
         for (const Key& o : other.keys) {
-          if (o.name == k.name) kinds.push_back(other.name);
+          if (o.name != k.name) continue;
+          std::string rendered;
+          row(o, path, "", rendered);
+          auto same = std::find_if(definitions.begin(), definitions.end(),
+                                   [&](const Definition& d) { return d.rendered == rendered; });
+          if (same == definitions.end())
+            definitions.push_back({std::move(rendered), &o, {other.name}});
+          else
+            same->kinds.push_back(other.name);
         }
       }
-      std::string when = path;
-      when += '.';
-      when += object.discriminator->name;
-      when += " = ";
-      when += messages::join(kinds, " or ");
-      row(k, path, condition.empty() ? when : condition + ", " + when, out);
+      for (const Definition& d : definitions) {
+        std::string when = path;
+        when += '.';
+        when += object.discriminator->name;
+        when += " = ";
+        when += messages::join(d.kinds, " or ");
+        row(*d.key, path, condition.empty() ? when : condition + ", " + when, out);
+      }
     }
   }
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/objectives/cnn/layer_list.hpp"
 #include "sim/engine/units.hpp"
 
 namespace dlsim::sim {
@@ -49,7 +50,7 @@ struct InitSpec {
 };
 
 struct ModelSpec {
-  // least-squares | logistic | softmax | mlp | lenet5 | resnet | consensus | profile
+  // least-squares | logistic | softmax | mlp | lenet5 | resnet | cnn | consensus | profile
   std::string kind = "least-squares";
   double l2 = 0.0;
   double l1 = 0.0;
@@ -61,10 +62,11 @@ struct ModelSpec {
   std::vector<std::int64_t> hidden;
   std::string activation = "relu";  // relu | tanh (mlp, lenet5)
   // lenet5, resnet (models/objectives/cnn)
-  std::string pooling = "max";      // lenet5: max | average
-  std::int64_t depth = 20;          // resnet: 6n + 2
-  double width = 1.0;               // resnet: channel multiplier
-  std::string precision = "float";  // float | double
+  std::string pooling = "max";                 // lenet5: max | average
+  std::int64_t depth = 20;                     // resnet: 6n + 2
+  double width = 1.0;                          // resnet: channel multiplier
+  std::string precision = "float";             // float | double
+  std::vector<models::cnn::LayerSpec> layers;  // cnn (checked while reading)
   // consensus
   std::int64_t dimension = 0;
   // profile

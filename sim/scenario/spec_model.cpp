@@ -49,6 +49,40 @@ Object model_section() {
                   {"normal",
                    "Weights drawn from N(0, std^2).",
                    {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
+  // model.kind "cnn": one object per layer, `type` chooses the layer (layer_list.hpp).
+  // `type` is required; its fallback "" names no variant, so a missing type is reported
+  // as a missing key.
+  const Object cnn_layer = with_kinds(
+      make_key("type", string(), "The layer.", Key::Presence::required, ""), {},
+      {{"conv",
+        "2-D convolution (cross-correlation) with biases: output size (n + 2 padding - kernel) / "
+        "stride + 1, rounded down.",
+        {
+            required("channels", integer().ge(1).le(4096), "Output channels."),
+            required("kernel", integer().ge(1), "Kernel height and width."),
+            defaulted("stride", integer().ge(1), 1, "Step between windows."),
+            defaulted("padding", integer().ge(0), 0,
+                      "Zeros added on every side (less than the kernel)."),
+        }},
+       {"relu", "max(z, 0) elementwise.", {}},
+       {"tanh", "tanh(z) elementwise.", {}},
+       {"maxpool",
+        "Maximum over 2x2 windows, stride 2 (height and width must be even).",
+        {defaulted("size", integer().ge(1), 2, "Window size and stride; only 2 is supported.")}},
+       {"avgpool",
+        "Mean over 2x2 windows, stride 2 (height and width must be even).",
+        {defaulted("size", integer().ge(1), 2, "Window size and stride; only 2 is supported.")}},
+       {"dense",
+        "Fully connected with biases (flattens its input).",
+        {required("units", integer().ge(1).le(1 << 20), "Outputs.")}},
+       {"global_avg_pool", "Mean of every channel over its height and width.", {}}});
+  const Object cnn_init =
+      with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
+                 {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
+                  {"xavier", "N(0, 2/(fan_in + fan_out)) (Glorot and Bengio 2010), for tanh.", {}},
+                  {"normal",
+                   "Weights drawn from N(0, std^2).",
+                   {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
   return with_kinds(
       kind_key("kind", "least-squares", "The objective each worker optimizes."), {},
       {{"least-squares", "f(w) = (1/2N) sum (a_i'w - b_i)^2 + (l2/2)||w||^2 + l1||w||_1.",
@@ -100,6 +134,18 @@ Object model_section() {
                           "Channel multiplier: stages have round(16w), round(32w), round(64w) "
                           "channels."),
                 defaulted("init", object(resnet_init), json::object(),
+                          "Initial weights (same on every worker; biases start at 0)."),
+                precision,
+            }},
+       {"cnn",
+        "Convolutional network for 28x28x1 images from a list of layers (conv, relu, tanh, "
+        "maxpool, avgpool, dense, global_avg_pool); the last layer must give 10 outputs, one per "
+        "class (models/objectives/cnn/layer_list.hpp).",
+        cnn_regularizers +
+            std::vector<Key>{
+                required("layers", array_of(object(cnn_layer)).nonempty(),
+                         "The layers, input to output."),
+                defaulted("init", object(cnn_init), json::object(),
                           "Initial weights (same on every worker; biases start at 0)."),
                 precision,
             }},

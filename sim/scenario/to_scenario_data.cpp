@@ -69,7 +69,7 @@ void check_data(const Scenario& s) {
                      "holds its own vector), got \"" +
                          s.algorithm.kind + "\"");
   }
-  const bool convolutional = kind == "lenet5" || kind == "resnet";
+  const bool convolutional = kind == "lenet5" || kind == "resnet" || kind == "cnn";
   const bool classifier = kind == "logistic" || kind == "softmax" || kind == "mlp" || convolutional;
   // Convolutional models take 28x28x1 images: fashion-mnist, or 784 features (files are
   // checked when they are read, in prepare).

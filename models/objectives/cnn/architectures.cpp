@@ -58,6 +58,39 @@ void resnet(Network<T>& net, const Architecture& a) {
   net.add(std::make_unique<Dense<T>>(net.output_shape(), a.classes));
 }
 
+template <class T>
+void custom(Network<T>& net, const Architecture& a) {
+  infer_layer_shapes(a.layers, {a.input.channels, a.input.height, a.input.width}, a.classes);
+  using Type = LayerSpec::Type;
+  for (const LayerSpec& l : a.layers) {
+    const Shape in = net.output_shape();
+    switch (l.type) {
+      case Type::conv:
+        net.add(std::make_unique<Conv2d<T>>(
+            in, ConvOptions{in.channels, l.channels, l.kernel, l.stride, l.padding}));
+        break;
+      case Type::relu:
+        net.add(std::make_unique<ActivationLayer<T>>(in, Activation::relu));
+        break;
+      case Type::tanh:
+        net.add(std::make_unique<ActivationLayer<T>>(in, Activation::tanh));
+        break;
+      case Type::maxpool:
+        net.add(std::make_unique<Pool2d<T>>(in, PoolKind::max));
+        break;
+      case Type::avgpool:
+        net.add(std::make_unique<Pool2d<T>>(in, PoolKind::average));
+        break;
+      case Type::dense:
+        net.add(std::make_unique<Dense<T>>(in, l.units));
+        break;
+      case Type::global_avg_pool:
+        net.add(std::make_unique<GlobalAvgPool<T>>(in));
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -67,6 +100,8 @@ Network<T> build_network(const Architecture& architecture) {
   Network<T> net(architecture.input);
   if (architecture.kind == Architecture::Kind::lenet5)
     lenet5(net, architecture);
+  else if (architecture.kind == Architecture::Kind::custom)
+    custom(net, architecture);
   else
     resnet(net, architecture);
   return net;

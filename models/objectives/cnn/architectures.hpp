@@ -14,7 +14,14 @@
 //   blocks have a 1×1 projection shortcut, "option B"). No normalization layers.
 //   Parameters: (9+1)c1 + n·2(9c1²+c1) + [(9c1c2+c2) + (9c2²+c2) + (c1c2+c2)]
 //   + (n−1)·2(9c2²+c2) + [same with c2 → c3] + (n−1)·2(9c3²+c3) + (c3+1)·C.
+//
+// custom (scenario `model.kind: "cnn"`): the layers of `layers` in order (layer_list.hpp),
+// checked by infer_layer_shapes first.
 #pragma once
+
+#include <vector>
+
+#include "models/objectives/cnn/layer_list.hpp"
 
 #include "models/objectives/cnn/network.hpp"
 #include "models/objectives/cnn/pool2d.hpp"
@@ -23,17 +30,19 @@
 namespace dlsim::models::cnn {
 
 struct Architecture {
-  enum class Kind { lenet5, resnet } kind = Kind::lenet5;
+  enum class Kind { lenet5, resnet, custom } kind = Kind::lenet5;
   Activation activation = Activation::relu;  // lenet5
   PoolKind pooling = PoolKind::max;          // lenet5
   int depth = 20;                            // resnet: 6n + 2
   double width = 1.0;                        // resnet: channel multiplier
+  std::vector<LayerSpec> layers;             // custom
   Shape input{1, 28, 28};
   int classes = 10;
 };
 
 /// Throws std::invalid_argument for impossible architectures (depth not 6n + 2 ≥ 8,
-/// width giving 0 channels, inputs the layers do not fit).
+/// width giving 0 channels, inputs the layers do not fit; LayerListError for a custom
+/// list).
 template <class T>
 Network<T> build_network(const Architecture& architecture);
 
