@@ -136,6 +136,17 @@ CompressorConfig parse_compressor(const json& j) {
   return c;
 }
 
+std::vector<std::string> all_reducible_kinds() {
+  std::vector<std::string> kinds;
+  for (const char* kind :
+       {"none", "fp16", "qsgd", "lpc", "terngrad", "sign", "top-k", "random-k"}) {
+    json options = {{"kind", kind}};
+    if (std::string(kind) == "top-k" || std::string(kind) == "random-k") options["k"] = 1;
+    if (build_compressor(parse_compressor(options), {1})->all_reducible()) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
 void check_dimensions(const CompressorConfig& c, const std::vector<Eigen::Index>& sizes) {
   if (c.kind != "top-k" && c.kind != "random-k") return;
   Eigen::Index total = 0;

@@ -38,6 +38,13 @@ struct CompressorConfig {
   bool scale_unbiased = false;  // random-k
 };
 
+/// The kind that sends fp32 values unchanged (algorithms that need uncompressed messages).
+inline constexpr const char* kUncompressed = "none";
+
+/// The kinds whose compressors are all-reducible (Compressor::all_reducible), in the order
+/// of the key table.
+std::vector<std::string> all_reducible_kinds();
+
 /// Reads and checks the compressor object. Throws CompressorConfigError.
 CompressorConfig parse_compressor(const nlohmann::json& options);
 

@@ -25,20 +25,18 @@ nlohmann::json topology_facts(const Scenario& s) {
   return t;
 }
 
-// Gossip bookkeeping in model-sized vectors (ALGORITHMS.md §3), recounted here from the
-// graph schedule for the rounds run:
-//  - CHOCO family: x̂_i and s_i on a static graph; on a time-varying one two copies per
-//    neighbour ever met (choco_time_varying.cpp).
-//  - Compressed push-sum (compressed_push_sum.hpp): one copy per outgoing stream (one on a
-//    static graph, one per out-neighbour ever sent to on a time-varying one) plus one per
-//    in-neighbour ever received from (round k's messages are received in round k + 1);
-//    a copy is x̂ (choco-sgp, whose weight copy is a scalar) or x̂, ŵ and the step's
-//    moving average v (adag-sgp).
-nlohmann::json gossip_memory(const Scenario& s, std::int64_t rounds) {
+// Gossip bookkeeping in model-sized vectors (docs/algorithms.md §3), recounted here from
+// the graph schedule for the rounds run, in the layout the algorithm declares
+// (GossipMemory, sim/algorithms/registry.hpp):
+//  - public copies (CHOCO family): x̂_i and s_i on a static graph; on a time-varying one
+//    a pair per neighbour ever met (choco_time_varying.cpp).
+//  - push-sum (compressed_push_sum.hpp): one copy per outgoing stream (one on a static
+//    graph, one per out-neighbour ever sent to on a time-varying one) plus one per
+//    in-neighbour ever received from (round k's messages are received in round k + 1).
+nlohmann::json gossip_memory(const Scenario& s, const GossipMemory& memory, std::int64_t rounds) {
   const topo::GraphSchedule graph = communication_graph(s);
-  const std::string& kind = s.algorithm.kind;
-  const bool push_sum = kind == "choco-sgp" || kind == "adag-sgp";
-  const std::int64_t per_copy = kind == "adag-sgp" ? 3 : push_sum ? 1 : 2;
+  const bool push_sum = memory.layout == GossipMemory::Layout::push_sum;
+  const std::int64_t per_copy = memory.vectors_per_copy;
   const auto count = [](const std::vector<bool>& met) {
     return std::int64_t(std::count(met.begin(), met.end(), true));
   };
@@ -109,10 +107,9 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
       {"topology", topology_facts(s)},
       {"version", DLSIM_VERSION},
       {"complete", t.complete}};
-  const std::string& kind = s.algorithm.kind;
-  if (kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip" || kind == "choco-sgp" ||
-      kind == "adag-sgp")
-    summary["gossip_memory"] = gossip_memory(s, final_row ? final_row->iteration : 0);
+  const GossipMemory& memory = s.algorithm.facts().gossip_memory;
+  if (memory.layout != GossipMemory::Layout::none)
+    summary["gossip_memory"] = gossip_memory(s, memory, final_row ? final_row->iteration : 0);
   return summary;
 }
 

@@ -1,7 +1,7 @@
 // check_node_failures (failure_check.hpp). Node failures are simulated for the gossip
 // kinds whose neighbours can notice a silent peer and re-normalize their weights on a
-// graph that does not change: dpsgd, choco-sgd, adag-sgd, choco-gossip and sgp on
-// static undirected topologies. Refused, rather than simulated wrongly:
+// graph that does not change (AlgorithmFacts::node_failures), on static undirected
+// topologies. Refused, rather than simulated wrongly:
 //   - centralized algorithms (a worker's loss would stall every collective),
 //   - time-varying graphs (a peer met only now and then cannot be told apart from a
 //     failed one by one missing message) and directed graphs (a sender never hears
@@ -23,9 +23,12 @@ namespace dlsim::sim {
 
 namespace {
 
-bool supports_failures(const std::string& kind) {
-  return kind == "dpsgd" || kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip" ||
-         kind == "sgp";
+// The kinds that simulate node failures, for messages: "dpsgd, sgp".
+std::string kinds_with_failures() {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo* info : AlgorithmRegistry::instance().all())
+    if (info->facts.node_failures) names.push_back(info->name);
+  return messages::join(names);
 }
 
 // Connected components of the graph `g` restricted to the nodes with alive[i] (a DFS).
@@ -66,14 +69,12 @@ void check_node_failures(const Scenario& s, const nlohmann::json& resolved) {
   const std::string path = "network.faults.fail";
   const std::string& kind = s.algorithm.kind;
   if (!s.decentralized()) {
-    throw InputError(path,
-                     "node failures are simulated for decentralized algorithms only "
-                     "(dpsgd, choco-sgd, adag-sgd, choco-gossip, sgp), got \"" +
-                         kind + "\"");
+    throw InputError(path, "node failures are simulated for decentralized algorithms only (" +
+                               kinds_with_failures() + "), got \"" + kind + "\"");
   }
-  if (!supports_failures(kind)) {
-    throw InputError(path, "node failures are not supported for \"" + kind +
-                               "\" (only dpsgd, choco-sgd, adag-sgd, choco-gossip, sgp)");
+  if (!s.algorithm.facts().node_failures) {
+    throw InputError(path, "node failures are not supported for \"" + kind + "\" (only " +
+                               kinds_with_failures() + ")");
   }
   std::map<std::int64_t, std::size_t> seen;
   for (std::size_t i = 0; i < failures.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/objectives/cnn/layer_list.hpp"
+#include "sim/algorithms/registry.hpp"
 #include "sim/engine/units.hpp"
 
 namespace dlsim::sim {
@@ -81,13 +82,13 @@ struct CompressorSpec {
 };
 
 struct AlgorithmSpec {
-  std::string kind = "sgd";  // sgd | qsgd | ef-sgd | svrg | lpc-svrg | alpc-svrg | dpsgd
+  std::string kind;  // a registered algorithm (sim/algorithms/registry.hpp)
   double step_size = 0.01;
   std::int64_t batch_size = 32;
   double momentum = 0.0;
   bool nesterov = false;
   double weight_decay = 0.0;
-  std::string collective = "parameter-server";  // centralized only
+  std::string collective;  // centralized kinds only (sim/algorithms/centralized.hpp)
   CompressorSpec compressor;
   // The SVRG family (svrg, lpc-svrg, alpc-svrg; sim/algorithms/svrg.cpp, alpc_svrg.cpp).
   std::optional<std::int64_t> epoch_length;           // absent: shard size / batch
@@ -114,10 +115,8 @@ struct AlgorithmSpec {
   };
   Schedule schedule;
 
-  /// The SVRG family: snapshot rounds plus variance-reduced inner steps.
-  bool svrg_family() const { return kind == "svrg" || kind == "lpc-svrg" || kind == "alpc-svrg"; }
-  /// SGD and its aliases qsgd (qsgd compressor) and ef-sgd (error feedback).
-  bool sgd_family() const { return kind == "sgd" || kind == "qsgd" || kind == "ef-sgd"; }
+  /// What the registered kind declares about itself.
+  const AlgorithmFacts& facts() const { return algorithm_info(kind).facts; }
 };
 
 struct TopologySpec {
@@ -223,11 +222,7 @@ struct Scenario {
   std::string output_dir;
   nlohmann::json resolved;  // the resolved JSON this was built from
 
-  bool decentralized() const {
-    const std::string& k = algorithm.kind;
-    return k == "dpsgd" || k == "choco-sgd" || k == "adag-sgd" || k == "choco-gossip" ||
-           k == "sgp" || k == "choco-sgp" || k == "adag-sgp";
-  }
+  bool decentralized() const { return algorithm.facts().decentralized; }
 };
 
 }  // namespace dlsim::sim

@@ -1,9 +1,9 @@
 // The keys of a compressor object (algorithm.compressor, algorithm.downlink_compressor;
 // models/compress, ALGORITHMS.md §1): the kind, the bits it charges, and each kind's
 // options. Part of the key table (spec.cpp).
-#include "sim/scenario/spec_sections.hpp"
+#include "sim/scenario/compressor_keys.hpp"
 
-namespace dlsim::sim::spec::sections {
+namespace dlsim::sim::spec {
 
 using nlohmann::json;
 
@@ -84,4 +84,4 @@ Object compressor_object() {
                                               "Scale the values by d/k (unbiased).")}}});
 }
 
-}  // namespace dlsim::sim::spec::sections
+}  // namespace dlsim::sim::spec

@@ -1,9 +1,12 @@
-// to_scenario, section `algorithm`: the typed AlgorithmSpec, and the checks of which
-// collectives, compressors, SVRG options, gossip kinds and schedules go together.
+// to_scenario, section `algorithm`: the typed AlgorithmSpec, and the checks every kind
+// shares (collective and compressor, the facts the kind registered, the schedule); each
+// kind's own checks come from its registration (sim/algorithms/registry.hpp).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "models/compress/factory.hpp"
+#include "sim/algorithms/registry.hpp"
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/to_scenario_sections.hpp"
 
@@ -30,59 +33,22 @@ void check_compressor(const Scenario& s) {
   }
 }
 
-// The sgd aliases and the SVRG family (sim/algorithms/svrg.cpp, alpc_svrg.cpp).
-void check_svrg_family(const Scenario& s) {
-  const AlgorithmSpec& a = s.algorithm;
-  if (a.kind == "qsgd" && a.compressor.kind != "qsgd") {
-    throw InputError("algorithm.compressor.kind",
-                     "algorithm qsgd is sgd with the qsgd compressor; must be \"qsgd\" (or "
-                     "absent), got \"" +
-                         a.compressor.kind + "\"");
+// Ring all-reduce sums partial vectors hop by hop: only compressors whose sums can be
+// carried in the same format (Compressor::all_reducible: elementwise roundings), and no
+// error-feedback residual (the chunks vary in length).
+void check_ring_allreduce(const Scenario& s) {
+  const CompressorSpec& c = s.algorithm.compressor;
+  const std::vector<std::string> reducible = models::all_reducible_kinds();
+  if (std::find(reducible.begin(), reducible.end(), c.kind) == reducible.end()) {
+    throw InputError("algorithm.collective",
+                     "ring-allreduce sums partial vectors hop by hop and needs an "
+                     "all-reducible compressor (" +
+                         messages::join(reducible, " or ") + "), got \"" + c.kind + "\"");
   }
-  if (a.kind == "ef-sgd" && !a.compressor.error_feedback) {
+  if (c.error_feedback) {
     throw InputError("algorithm.compressor.error_feedback",
-                     "algorithm ef-sgd is sgd with error feedback; must be true (or absent)");
-  }
-  if (!a.svrg_family()) return;
-  if (a.downlink_compressor) {
-    if (a.collective != "parameter-server") {
-      throw InputError(
-          "algorithm.downlink_compressor",
-          "only a parameter server sends a downlink; collective is \"" + a.collective + "\"");
-    }
-    try {
-      (void)models::parse_compressor(a.downlink_compressor->options);
-    } catch (const models::CompressorConfigError& e) {
-      throw InputError("algorithm.downlink_compressor." + e.key(), e.what());
-    }
-  }
-  const bool has_math = s.model.kind != "profile";
-  if (!a.epoch_length && s.data.source == "none") {
-    throw InputError("algorithm.epoch_length",
-                     "required for models without data (model.kind \"" + s.model.kind +
-                         "\"): the epoch cannot be one pass over a shard");
-  }
-  if (a.kind == "alpc-svrg") {
-    if (a.momentum != 0.0 || a.weight_decay != 0.0) {
-      throw InputError(a.momentum != 0.0 ? "algorithm.momentum" : "algorithm.weight_decay",
-                       "alpc-svrg has its own (Katyusha) momentum and uses model.l2 for "
-                       "regularization; must be 0");
-    }
-    if (a.double_sampling && a.option == "II") {
-      throw InputError("algorithm.double_sampling",
-                       "the second sample feeds the option-I y-step; option II has none");
-    }
-    if (has_math && !a.sigma && s.model.l2 <= 0.0) {
-      throw InputError("algorithm.sigma",
-                       "Katyusha needs the strong convexity sigma > 0: give algorithm.sigma "
-                       "or model.l2 > 0 (sigma defaults to model.l2, which is 0)");
-    }
-    const bool estimable =
-        s.model.kind == "least-squares" || s.model.kind == "logistic" || s.model.kind == "softmax";
-    if (has_math && !a.L && !estimable) {
-      throw InputError("algorithm.L", "cannot be estimated for model.kind \"" + s.model.kind +
-                                          "\" (least-squares, logistic and softmax only); give it");
-    }
+                     "ring-allreduce sends chunks of varying length and cannot keep an "
+                     "error-feedback residual; use allgather or parameter-server");
   }
 }
 
@@ -108,37 +74,6 @@ void check_schedule(const Scenario& s) {
     throw InputError(path,
                      "milestones and fractional warmup are fractions of the run's "
                      "iterations: they need stop.iterations or stop.epochs");
-  }
-  const bool constant = schedule.kind == "constant" && schedule.warmup == 0;
-  if (s.algorithm.kind == "alpc-svrg" && !constant) {
-    throw InputError(path,
-                     "alpc-svrg derives its steps from L and sigma (Katyusha); only "
-                     "{\"kind\": \"constant\"} without warmup");
-  }
-}
-
-// The gossip kinds of issue 7 (choco-sgd, adag-sgd, choco-gossip, sgp, choco-sgp,
-// adag-sgp); the graph they need (symmetric for the CHOCO family) is checked in
-// topology_build.cpp.
-void check_gossip_algorithm(const Scenario& s) {
-  const AlgorithmSpec& a = s.algorithm;
-  const bool choco = a.kind == "choco-sgd" || a.kind == "adag-sgd" || a.kind == "choco-gossip";
-  const bool push_sum = a.kind == "sgp" || a.kind == "choco-sgp" || a.kind == "adag-sgp";
-  if (!choco && !push_sum) return;
-  if (s.workers < 2) {
-    throw InputError("workers",
-                     a.kind + " needs at least 2 workers, got " + std::to_string(s.workers));
-  }
-  if (a.kind == "sgp" && a.compressor.kind != "none") {
-    throw InputError(
-        "algorithm.compressor.kind",
-        "sgp sends uncompressed (x, w) pairs; must be \"none\", got \"" + a.compressor.kind + "\"");
-  }
-  if (a.kind == "choco-gossip" && s.model.kind != "consensus" && s.model.kind != "profile") {
-    throw InputError("model.kind",
-                     "choco-gossip only averages (no local steps); needs model kind "
-                     "\"consensus\" or \"profile\", got \"" +
-                         s.model.kind + "\" (use choco-sgd to train)");
   }
 }
 
@@ -187,38 +122,23 @@ void read_algorithm(const json& j, AlgorithmSpec& a) {
 
 void check_algorithm(const Scenario& s) {
   const AlgorithmSpec& a = s.algorithm;
+  const AlgorithmFacts& facts = a.facts();
   if (a.nesterov && a.momentum == 0.0) {
     throw InputError("algorithm.nesterov", "requires algorithm.momentum > 0, got momentum 0");
   }
-  if (!s.decentralized() && a.collective == "ring-allreduce") {
-    // partial sums are re-encoded at every hop: only elementwise roundings are all-reducible
-    if (a.compressor.kind != "none" && a.compressor.kind != "fp16") {
-      throw InputError("algorithm.collective",
-                       "ring-allreduce sums partial vectors hop by hop and needs an "
-                       "all-reducible compressor (none or fp16), got \"" +
-                           a.compressor.kind + "\"");
-    }
-    if (a.compressor.error_feedback) {
-      throw InputError("algorithm.compressor.error_feedback",
-                       "ring-allreduce sends chunks of varying length and cannot keep an "
-                       "error-feedback residual; use allgather or parameter-server");
-    }
-  }
+  if (!facts.decentralized && a.collective == "ring-allreduce") check_ring_allreduce(s);
   check_compressor(s);
-  check_svrg_family(s);
-  check_gossip_algorithm(s);
-  check_schedule(s);
-  if (a.kind == "dpsgd") {
-    if (a.compressor.kind != "none") {
-      throw InputError(
-          "algorithm.compressor.kind",
-          "dpsgd sends uncompressed models; must be \"none\", got \"" + a.compressor.kind + "\"");
-    }
-    if (s.workers < 2) {
-      throw InputError("workers",
-                       "dpsgd needs at least 2 workers, got " + std::to_string(s.workers));
-    }
+  if (!facts.compressed_messages && a.compressor.kind != models::kUncompressed) {
+    throw InputError("algorithm.compressor.kind",
+                     a.kind + " sends uncompressed messages; must be \"" + models::kUncompressed +
+                         "\", got \"" + a.compressor.kind + "\"");
   }
+  if (s.workers < facts.min_workers) {
+    throw InputError("workers", a.kind + " needs at least " + std::to_string(facts.min_workers) +
+                                    " workers, got " + std::to_string(s.workers));
+  }
+  check_schedule(s);
+  if (const AlgorithmInfo& info = algorithm_info(a.kind); info.check) info.check(s);
 }
 
 }  // namespace dlsim::sim::scenario_sections

@@ -16,34 +16,16 @@ nlohmann::json or_null(const std::optional<T>& v) {
 
 }  // namespace
 
-WeightsNeeded weights_needed(const std::string& kind) {
-  if (kind == "dpsgd" || kind == "choco-sgd" || kind == "adag-sgd" || kind == "choco-gossip") {
-    return WeightsNeeded::doubly_stochastic;
-  }
-  if (kind == "sgp" || kind == "choco-sgp" || kind == "adag-sgp") {
-    return WeightsNeeded::column_stochastic;
-  }
-  return WeightsNeeded::none;
-}
-
 namespace {
-// The push-sum algorithm that does on directed graphs what `kind` does on undirected ones.
-std::string push_sum_alternative(const std::string& kind) {
-  if (kind == "choco-sgd") return "choco-sgp (compressed push-sum)";
-  if (kind == "adag-sgd") return "adag-sgp (compressed push-sum with adaptive steps)";
-  return "choco-sgp (compressed push-sum; with model consensus it only averages)";
-}
-
-// The CHOCO family exchanges public copies both ways along every edge: it needs an
-// undirected graph (static, or time-varying with per-neighbour copies).
+// Algorithms that exchange public copies both ways along every edge (the CHOCO family)
+// need an undirected graph (static, or time-varying with per-neighbour copies).
 void check_graph_symmetry(const Scenario& s, const topo::GraphSchedule& schedule) {
-  const std::string& kind = s.algorithm.kind;
-  if (kind != "choco-sgd" && kind != "adag-sgd" && kind != "choco-gossip") return;
-  if (schedule.directed()) {
-    throw InputError("topology.kind", kind + " needs a symmetric (undirected) graph, but " +
-                                          s.topology.kind + " is directed; use " +
-                                          push_sum_alternative(kind) + " on directed graphs");
-  }
+  const AlgorithmFacts& facts = s.algorithm.facts();
+  if (facts.directed_graphs || !schedule.directed()) return;
+  throw InputError("topology.kind", s.algorithm.kind +
+                                        " needs a symmetric (undirected) graph, but " +
+                                        s.topology.kind + " is directed; use " +
+                                        facts.directed_alternative + " on directed graphs");
 }
 }  // namespace
 
@@ -71,7 +53,7 @@ topo::GraphSchedule build_topology(const Scenario& s) {
 }
 
 void check_topology_for_algorithm(const Scenario& s) {
-  const WeightsNeeded needed = weights_needed(s.algorithm.kind);
+  const WeightsNeeded needed = s.algorithm.facts().weights;
   if (needed == WeightsNeeded::none) return;
   const topo::GraphSchedule schedule = build_topology(s);
   check_graph_symmetry(s, schedule);

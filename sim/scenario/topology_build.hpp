@@ -1,11 +1,9 @@
 // The scenario's `topology` object as a topologies::GraphSchedule: parameters (the
 // random kinds draw from the stream "topology" of the scenario's seed), topology
-// errors turned into InputError at `topology.<key>`, and the check that the mixing
-// weights are what the algorithm needs (DESIGN.md §9, ALGORITHMS.md §3):
-//   dpsgd, choco-sgd, adag-sgd, choco-gossip  doubly stochastic W (consensus on
-//                                             the average)
-//   sgp, choco-sgp, adag-sgp                  column-stochastic push weights
-// A new algorithm declares its need in `weights_needed` (topology_build.cpp).
+// errors turned into InputError at `topology.<key>`, and the check that the graph and its
+// mixing weights are what the algorithm declares it needs (AlgorithmFacts: undirected or
+// any graph; doubly stochastic W for consensus on the average, or column-stochastic push
+// weights; docs/design.md §9, docs/algorithms.md §3).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,11 +13,6 @@
 #include "topologies/schedule.hpp"
 
 namespace dlsim::sim {
-
-enum class WeightsNeeded { none, column_stochastic, doubly_stochastic };
-
-/// What algorithm kind `kind` needs of the mixing weights (none: centralized).
-WeightsNeeded weights_needed(const std::string& algorithm_kind);
 
 topo::TopologyParams topology_params(const Scenario& s);
 

@@ -1,0 +1,39 @@
+// Algorithm `choco-gossip`: CHOCO-gossip (Koloskova, Stich, Jaggi, ICML 2019;
+// docs/algorithms.md §3): CHOCO-SGD without local steps, the pure averaging of every
+// worker's start; the standard way to tune the consensus step γ on a graph.
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
+#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+void check(const Scenario& s) {
+  if (s.model.kind != "consensus" && s.model.kind != "profile") {
+    throw InputError("model.kind",
+                     "choco-gossip only averages (no local steps); needs model kind "
+                     "\"consensus\" or \"profile\", got \"" +
+                         s.model.kind + "\" (use choco-sgd to train)");
+  }
+}
+
+const AlgorithmRegistration registered{{
+    .name = "choco-gossip",
+    .doc = "CHOCO-gossip (Koloskova et al. 2019): choco-sgd without local steps (pure "
+           "averaging; model.kind consensus or profile), to tune consensus_step.",
+    .keys = {consensus_step_key()},
+    .facts = {.decentralized = true,
+              .directed_alternative =
+                  "choco-sgp (compressed push-sum; with model consensus it only averages)",
+              .weights = WeightsNeeded::doubly_stochastic,
+              .node_failures = true,
+              .min_workers = 2,
+              .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
+    .check = check,
+    .launch = launch_choco,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

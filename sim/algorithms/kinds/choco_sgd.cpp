@@ -1,0 +1,29 @@
+// Algorithm `choco-sgd`: CHOCO-SGD (Koloskova, Stich, Jaggi, "Decentralized Stochastic
+// Optimization and Gossip Algorithms with Compressed Communication", ICML 2019;
+// docs/algorithms.md §3): public copies x̂ updated by compressed differences
+// q_i = C(x_i − x̂_i); x_i ← x_i + γ Σ_j w_ij (x̂_j − x̂_i).
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
+#include "sim/algorithms/registry.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+const AlgorithmRegistration registered{{
+    .name = "choco-sgd",
+    .doc = "CHOCO-SGD (Koloskova et al. 2019): gossip on public copies x_hat with compressed "
+           "differences q = C(x - x_hat); x <- x + gamma sum_j w_ij (x_hat_j - x_hat_i). "
+           "Symmetric (undirected, static) graphs with doubly stochastic weights.",
+    .keys = {consensus_step_key(), choco_order_key()},
+    .facts = {.decentralized = true,
+              .directed_alternative = "choco-sgp (compressed push-sum)",
+              .weights = WeightsNeeded::doubly_stochastic,
+              .node_failures = true,
+              .min_workers = 2,
+              .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
+    .check = nullptr,
+    .launch = launch_choco,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

@@ -1,0 +1,31 @@
+// Algorithm `ef-sgd`: sgd with error feedback (Karimireddy, Rebjock, Stich, Jaggi, "Error
+// Feedback Fixes SignSGD and other Gradient Compression Schemes", ICML 2019;
+// docs/algorithms.md §1, §2): e ← e + g; q = C(e); e ← e − q; send q. Defaults to the
+// scaled sign compressor (EF-signSGD).
+#include "sim/algorithms/centralized.hpp"
+#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+void check(const Scenario& s) {
+  if (!s.algorithm.compressor.error_feedback) {
+    throw InputError("algorithm.compressor.error_feedback",
+                     "algorithm ef-sgd is sgd with error feedback; must be true (or absent)");
+  }
+}
+
+const AlgorithmRegistration registered{{
+    .name = "ef-sgd",
+    .doc = "sgd with error feedback (Karimireddy et al. 2019): compressor.error_feedback "
+           "defaults to and must be true; compressor.kind defaults to sign (EF-signSGD).",
+    .keys = {collective_key(aggregate_collective_doc())},
+    .facts = {.default_compressor = "sign", .default_error_feedback = true},
+    .check = check,
+    .launch = launch_sgd,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

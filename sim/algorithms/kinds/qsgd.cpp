@@ -1,0 +1,33 @@
+// Algorithm `qsgd`: sgd whose gradients travel through the QSGD quantizer (Alistarh,
+// Grubic, Li, Tomioka, Vojnovic, "QSGD: Communication-Efficient SGD via Gradient
+// Quantization and Encoding", NeurIPS 2017; docs/algorithms.md §1, §2).
+#include "sim/algorithms/centralized.hpp"
+#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+void check(const Scenario& s) {
+  const std::string& compressor = s.algorithm.compressor.kind;
+  if (compressor != "qsgd") {
+    throw InputError("algorithm.compressor.kind",
+                     "algorithm qsgd is sgd with the qsgd compressor; must be \"qsgd\" (or "
+                     "absent), got \"" +
+                         compressor + "\"");
+  }
+}
+
+const AlgorithmRegistration registered{{
+    .name = "qsgd",
+    .doc = "sgd with the qsgd compressor (Alistarh et al. 2017): compressor.kind defaults to "
+           "and must be qsgd.",
+    .keys = {collective_key(aggregate_collective_doc())},
+    .facts = {.default_compressor = "qsgd"},
+    .check = check,
+    .launch = launch_sgd,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

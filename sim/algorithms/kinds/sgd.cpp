@@ -1,0 +1,23 @@
+// Algorithm `sgd`: centralized synchronous mini-batch SGD (docs/algorithms.md §2):
+// g_i = ∇f_i(x; B_i) on every worker, x ← x − η·mean_i C(g_i) (with momentum), the mean
+// formed by algorithm.collective.
+#include "sim/algorithms/centralized.hpp"
+#include "sim/algorithms/registry.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+const AlgorithmRegistration registered{{
+    .name = "sgd",
+    .doc = "Centralized synchronous mini-batch SGD.",
+    .keys = {collective_key(
+        "How gradients are combined: a parameter server (an extra node with id = workers; the "
+        "model goes back in fp32), allgather, or ring all-reduce (all-reducible compressors "
+        "only: none, fp16; no error feedback).")},
+    .facts = {},
+    .check = nullptr,
+    .launch = launch_sgd,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

@@ -1,0 +1,24 @@
+// Algorithm `svrg`: SVRG (Johnson, Zhang, "Accelerating Stochastic Gradient Descent using
+// Predictive Variance Reduction", NeurIPS 2013), prox-SVRG when model.l1 > 0 (Xiao,
+// Zhang, SIAM J. Optim. 2014); docs/algorithms.md §2: per epoch a snapshot gradient μ,
+// then v_i = ∇f_i(x;B) − ∇f_i(ỹ;B) + μ, x ← prox_{ηR}(x − η mean_i v_i).
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/registry.hpp"
+#include "sim/algorithms/svrg_keys.hpp"
+
+namespace dlsim::sim {
+namespace {
+
+const AlgorithmRegistration registered{{
+    .name = "svrg",
+    .doc = "SVRG (Johnson & Zhang 2013), prox-SVRG when model.l1 > 0 (Xiao & Zhang 2014): per "
+           "epoch a full-precision snapshot gradient mu, then epoch_length steps with v_i = "
+           "grad f_i(x;B) - grad f_i(snapshot;B) + mu.",
+    .keys = svrg_keys() + std::vector<spec::Key>{snapshot_key()},
+    .facts = {},
+    .check = check_svrg_family,
+    .launch = launch_svrg,
+}};
+
+}  // namespace
+}  // namespace dlsim::sim

@@ -1,0 +1,81 @@
+// The algorithm registry (spec/registry.hpp): every distributed training algorithm
+// declares, from its own .cpp, its name, its keys, its facts, its cross-key checks and
+// the function that launches its processes. Scenario loading, the topology check, the
+// failure check, the summary and the launcher only look algorithms up here; no other
+// file lists algorithm kinds (docs/extending.md: adding an algorithm).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "spec/key_table.hpp"
+#include "spec/registry.hpp"
+
+namespace dlsim::sim {
+
+class Engine;     // sim/engine/engine.hpp
+struct Scenario;  // sim/scenario/scenario.hpp
+struct Training;  // sim/algorithms/training.hpp
+
+/// What the mixing weights of the gossip graph must be (docs/design.md §9).
+enum class WeightsNeeded { none, column_stochastic, doubly_stochastic };
+
+/// Gossip bookkeeping in model-sized vectors, reported as summary.json `gossip_memory`
+/// (recounted from the graph schedule for the rounds run, sim/run/summary.cpp).
+struct GossipMemory {
+  enum class Layout {
+    none,           // not reported
+    public_copies,  // CHOCO: one copy pair (x̂_i, s_i) on a static graph; on a
+                    // time-varying one a pair per neighbour ever sent to
+    push_sum,       // compressed push-sum: a copy per outgoing stream (one on a static
+                    // graph, one per out-neighbour ever sent to on a time-varying one) plus
+                    // one per in-neighbour ever received from
+  };
+  Layout layout = Layout::none;
+  int vectors_per_copy = 0;
+};
+
+/// The facts the rest of the simulator needs about an algorithm.
+struct AlgorithmFacts {
+  /// Decentralized: every worker keeps its own model and gossips on `topology`;
+  /// centralized: one model, combined by `algorithm.collective`.
+  bool decentralized = false;
+  /// Decentralized only: which graphs it runs on (undirected graphs always).
+  bool directed_graphs = false;
+  /// When `directed_graphs` is false: the algorithm to suggest for directed graphs.
+  std::string directed_alternative;
+  WeightsNeeded weights = WeightsNeeded::none;
+  /// network.faults.fail: whether neighbours can notice a failed node and go on.
+  bool node_failures = false;
+  /// false: messages must be sent uncompressed (compressor `none`).
+  bool compressed_messages = true;
+  int min_workers = 1;
+  GossipMemory gossip_memory;
+  /// The default of algorithm.compressor.kind and .error_feedback for this kind.
+  std::string default_compressor = "none";
+  bool default_error_feedback = false;
+};
+
+struct AlgorithmInfo {
+  std::string name;
+  std::string doc;  // one paragraph: paper and rule
+  /// The keys this kind accepts besides the common ones of `algorithm`
+  /// (sim/scenario/spec_algorithm.cpp).
+  std::vector<spec::Key> keys;
+  AlgorithmFacts facts;
+  /// Cross-key checks of this kind (throw InputError); run after the common ones.
+  std::function<void(const Scenario&)> check;
+  /// Spawns the processes of one run.
+  std::function<void(Engine&, Training&)> launch;
+};
+
+using AlgorithmRegistry = spec::Registry<AlgorithmInfo>;
+using AlgorithmRegistration = spec::Registration<AlgorithmInfo>;
+
+/// The registered algorithm `kind` (a programming error when unknown).
+inline const AlgorithmInfo& algorithm_info(const std::string& kind) {
+  return AlgorithmRegistry::instance().at(kind);
+}
+
+}  // namespace dlsim::sim
