@@ -111,7 +111,7 @@ docs: build
 	$(BUILD_DIR)/bin/dlsim schema --markdown > docs/scenario-reference.md
 
 format:
-	@find sim models topologies tools tests bench -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
+	@find spec sim models topologies tools tests bench examples -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD_DIR)
