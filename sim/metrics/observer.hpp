@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/data/dataset.hpp"
+
 namespace dlsim::sim {
 
 /// One metrics point; the columns of metrics.csv in order (DESIGN.md §5). Empty
@@ -56,6 +58,13 @@ class MetricsObserver {
   virtual void on_workers(const MetricsRow& row, std::span<const WorkerMetrics> workers) {
     (void)row;
     (void)workers;
+  }
+  /// After on_row(row): the models the row evaluated (one per model holder: the shared
+  /// replica of centralized algorithms, every worker's x_i of decentralized ones), for
+  /// observers that keep or check the models themselves.
+  virtual void on_models(const MetricsRow& row, std::span<const models::Vector> models) {
+    (void)row;
+    (void)models;
   }
   /// The run ended normally; `summary` is the content of summary.json.
   virtual void on_finish(const nlohmann::json& summary) { (void)summary; }

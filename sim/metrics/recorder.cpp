@@ -161,6 +161,7 @@ void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) 
   row.consensus_distance = e.consensus_distance;
   row.wall_s = seconds_since(start_);
   for (auto* o : observers_) o->on_row(row);
+  for (auto* o : observers_) o->on_models(row, models);
   if (plan_.metrics.per_worker)
     for (auto* o : observers_) o->on_workers(row, each);
   last_row_ = row;

@@ -123,6 +123,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
+  observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   WallAccount wall;
 

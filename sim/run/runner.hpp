@@ -13,6 +13,7 @@
 #include "models/data/dataset.hpp"
 #include "models/data/partition.hpp"
 #include "models/objectives/objective.hpp"
+#include "sim/metrics/observer.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
@@ -37,6 +38,8 @@ struct RunOptions {
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
   int threads = 1;                        // for the math (>= 1; job_pool.hpp)
+  /// Also told of every row (and its models), after the run's own writers; not owned.
+  std::vector<MetricsObserver*> observers;
 };
 
 /// Simulates and writes the results; returns the content of summary.json.
