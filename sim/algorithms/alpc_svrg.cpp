@@ -20,8 +20,10 @@
 // ∇̃' = ∇̃, or with `double_sampling` μ + (1/n) Σ_i C'(same difference): a second,
 // independent encoding (stream 1, its own rounding draws, a second exchange round) of
 // every worker's message, so the z- and y-steps see independent quantization noise.
-// Every worker keeps the same replicas of x, y, z, ỹ and μ (svrg_common.hpp); the
-// metrics evaluate y_{k+1}, worker 0's replica.
+// Every worker keeps the same replicas of x, y, z, ỹ and μ (svrg_common.hpp: the
+// collective); the metrics evaluate y_{k+1}, worker 0's replica. The snapshot and first
+// messages are encoded in the worker's compute jobs, the second sample's on the engine
+// thread after the first round (no compute in between).
 #include <algorithm>
 #include <cmath>
 
@@ -50,22 +52,31 @@ Katyusha constants(const Training& t, std::int64_t m) {
   return c;
 }
 
-Task<void> worker(Training& t, int id, Katyusha c) {
-  const AlgorithmSpec& a = t.scenario.algorithm;
-  const bool option_one = a.option == "I";
-  const bool double_sampling = a.double_sampling;
-  const std::int64_t m = epoch_length(t);
+// What the processes read of algorithm.*, read once in launch_alpc_svrg().
+struct AlpcOptions {
+  Katyusha c;
+  bool option_one = true;
+  bool double_sampling = false;
+  RoundFormat snapshot_format;
+  std::int64_t epoch = 1;  // m
+  std::int64_t batch_size = 0;
+};
+
+Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
+                  std::shared_ptr<const AlpcOptions> options) {
+  const AlpcOptions& o = *options;
+  const Katyusha& c = o.c;
+  const std::int64_t m = o.epoch;
   Node& me = t.nodes[std::size_t(id)];
   WorkerMath math(t, id);
-  MeanExchange exchange(t, id, math);
-  BatchDifference difference(t, id);
+  const std::unique_ptr<Endpoint> ep = collective->join(id, math);
+  BatchDifference difference(t, id, o.batch_size);
   const models::Objective& f = t.objective;
 
   models::Vector y = t.initial, z = t.initial, snapshot = t.initial, x, mu, g_snapshot, d, mean,
                  second, gradient, z_next;
   models::Vector weighted_y = models::Vector::Zero(y.size());
   double weight_sum = 0, weight = 1;
-  std::uint64_t round = 0;
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k % m == 0) {  // new epoch: snapshot and its full gradient
       if (k > 0) {
@@ -77,23 +88,28 @@ Task<void> worker(Training& t, int id, Katyusha c) {
       weight = 1;
       co_await me.compute([&] {  // this worker's own state only (node.hpp)
         full_gradient(t, id, snapshot, g_snapshot);
-        return full_gradient_cost(t, id);
+        ep->contribute(g_snapshot, o.snapshot_format);
+        return full_gradient_cost(t, id, o.batch_size, m);
       });
-      co_await exchange.mean(round++, g_snapshot, {!a.quantize_snapshot, kSnapshotStream}, mu);
+      co_await ep->exchange();
+      ep->result(mu);
     }
     co_await me.compute([&] {
       x = c.tau1 * z + c.tau2 * snapshot + (1 - c.tau1 - c.tau2) * y;
-      return difference(x, snapshot, d);
+      const models::ComputeCost cost = difference(x, snapshot, d);
+      ep->contribute(d, {false, kFirstStream});
+      return cost;
     });
-    co_await exchange.mean(round++, d, {false, kFirstStream}, mean);
-    if (double_sampling) co_await exchange.mean(round++, d, {false, kSecondStream}, second);
+    co_await ep->exchange();
+    ep->result(mean);
+    if (o.double_sampling) co_await ep->mean(d, {false, kSecondStream}, second);
     {
       ScopedWall timer(t.wall.math_s);
       gradient = mu + mean;
       z_next = z - c.alpha * gradient;
       f.prox(z_next, c.alpha);
-      if (option_one) {
-        if (double_sampling) gradient = mu + second;
+      if (o.option_one) {
+        if (o.double_sampling) gradient = mu + second;
         y = x - gradient / (3 * c.L);
         f.prox(y, 1 / (3 * c.L));
       } else {
@@ -112,19 +128,18 @@ Task<void> worker(Training& t, int id, Katyusha c) {
 
 void launch_alpc_svrg(Engine& engine, Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  const std::int64_t m = epoch_length(t);
-  const Katyusha c = constants(t, m);
-  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, c));
-  if (a.collective == "parameter-server") {
-    const std::uint64_t per_step = a.double_sampling ? 2 : 1;
-    const std::uint64_t rounds_per_epoch = 1 + std::uint64_t(m) * per_step;
-    const bool quantize_snapshot = a.quantize_snapshot;
-    spawn_mean_server(engine, t, [=](std::uint64_t r) {
-      const std::uint64_t in_epoch = r % rounds_per_epoch;
-      if (in_epoch == 0) return RoundFormat{!quantize_snapshot, kSnapshotStream};
-      return RoundFormat{false, (in_epoch - 1) % per_step == 0 ? kFirstStream : kSecondStream};
-    });
-  }
+  AlpcOptions o;
+  o.epoch = epoch_length(t);
+  o.c = constants(t, o.epoch);
+  o.option_one = a.option == "I";
+  o.double_sampling = a.double_sampling;
+  o.snapshot_format = {!a.quantize_snapshot, kSnapshotStream};
+  o.batch_size = a.batch_size;
+  const auto options = std::make_shared<const AlpcOptions>(o);
+  const auto collective = svrg_collective(t, a.collective, a.downlink_compressor);
+  for (int i = 0; i < collective->workers_to_simulate(); ++i)
+    engine.spawn(worker(t, collective, i, options));
+  collective->launch(engine);  // the server, if any, after the workers
 }
 
 }  // namespace dlsim::sim

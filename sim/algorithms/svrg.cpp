@@ -23,8 +23,10 @@
 //              sgd; prox = soft-thresholding by ηλ1, i.e. prox-SVRG when l1 > 0).
 // C is the scenario compressor (svrg: none by default; lpc-svrg: lpc, 4 bits, clip max),
 // with error feedback when the compressor asks for it. Every worker holds a replica of
-// x, ỹ and μ updated with the same mean (svrg_common.hpp), so one iteration = one inner
-// step; the snapshot round is extra communication at the start of each epoch.
+// x, ỹ and μ updated with the same mean (svrg_common.hpp: the collective), so one
+// iteration = one inner step; the snapshot round is extra communication at the start of
+// each epoch. Each round's message is encoded in the worker's compute job (the
+// collective's contribute()); the mean is decoded and the step taken on the engine thread.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/svrg_common.hpp"
@@ -35,24 +37,30 @@ namespace {
 
 constexpr int kInnerStream = 0, kSnapshotStream = 1;
 
-Task<void> worker(Training& t, int id) {
-  const AlgorithmSpec& a = t.scenario.algorithm;
-  const bool send_difference = a.quantize == "difference";
-  const bool average_snapshot = a.snapshot == "average";
-  const RoundFormat snapshot_format{!a.quantize_snapshot, kSnapshotStream};
-  const RoundFormat inner_format{false, kInnerStream};
-  const std::int64_t T = epoch_length(t);
+// What the processes read of algorithm.*, read once in launch_svrg().
+struct SvrgOptions {
+  const AlgorithmSpec* step = nullptr;  // the local step's parameters (local_step.hpp)
+  bool send_difference = false;         // quantize "difference"
+  bool average_snapshot = false;        // snapshot "average"
+  RoundFormat snapshot_format, inner_format;
+  std::int64_t epoch = 1;  // T
+  std::int64_t batch_size = 0;
+};
+
+Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
+                  std::shared_ptr<const SvrgOptions> options) {
+  const SvrgOptions& o = *options;
+  const std::int64_t T = o.epoch;
   Node& me = t.nodes[std::size_t(id)];
   WorkerMath math(t, id);
-  MeanExchange exchange(t, id, math);
-  BatchDifference difference(t, id);
+  const std::unique_ptr<Endpoint> ep = collective->join(id, math);
+  BatchDifference difference(t, id, o.batch_size);
 
   models::Vector x = t.initial, snapshot, mu, momentum, g_snapshot, d, message, mean, step;
   models::Vector iterate_sum = models::Vector::Zero(x.size());
-  std::uint64_t round = 0;
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k % T == 0) {  // new epoch: snapshot and its full gradient
-      if (average_snapshot && k > 0) {
+      if (o.average_snapshot && k > 0) {
         ScopedWall timer(t.wall.math_s);
         x = iterate_sum / double(T);
       }
@@ -60,20 +68,29 @@ Task<void> worker(Training& t, int id) {
       iterate_sum.setZero();
       co_await me.compute([&] {  // this worker's own state only (node.hpp)
         full_gradient(t, id, snapshot, g_snapshot);
-        return full_gradient_cost(t, id);
+        ep->contribute(g_snapshot, o.snapshot_format);
+        return full_gradient_cost(t, id, o.batch_size, T);
       });
-      co_await exchange.mean(round++, g_snapshot, snapshot_format, mu);
+      co_await ep->exchange();
+      ep->result(mu);
     }
     co_await me.compute([&] {
       const models::ComputeCost cost = difference(x, snapshot, d);
-      message = send_difference ? d : models::Vector(d + mu);
+      if (o.send_difference) {
+        ep->contribute(d, o.inner_format);
+      } else {
+        message = d + mu;
+        ep->contribute(message, o.inner_format);
+      }
       return cost;
     });
-    co_await exchange.mean(round++, message, inner_format, mean);
+    co_await ep->exchange();
+    ep->result(mean);
     {
       ScopedWall timer(t.wall.math_s);
-      step = send_difference ? models::Vector(mu + mean) : mean;
-      local_step_at(k, t.recorder.iteration_limit(), x, momentum, step, a, t.objective);
+      if (o.send_difference) step = mu + mean;
+      local_step_at(k, t.recorder.iteration_limit(), x, momentum, o.send_difference ? step : mean,
+                    *o.step, t.objective);
       iterate_sum += x;
     }
     if (id == 0) t.recorder.deposit(0, k + 1, x);
@@ -82,17 +99,21 @@ Task<void> worker(Training& t, int id) {
 
 }  // namespace
 
-// The server's schedule: each epoch is one snapshot round then T inner rounds.
 void launch_svrg(Engine& engine, Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  const std::uint64_t rounds_per_epoch = std::uint64_t(epoch_length(t)) + 1;
-  const bool quantize_snapshot = a.quantize_snapshot;
-  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i));
-  if (a.collective == "parameter-server")
-    spawn_mean_server(engine, t, [=](std::uint64_t r) {
-      return r % rounds_per_epoch == 0 ? RoundFormat{!quantize_snapshot, kSnapshotStream}
-                                       : RoundFormat{false, kInnerStream};
-    });
+  SvrgOptions o;
+  o.step = &a;
+  o.send_difference = a.quantize == "difference";
+  o.average_snapshot = a.snapshot == "average";
+  o.snapshot_format = {!a.quantize_snapshot, kSnapshotStream};
+  o.inner_format = {false, kInnerStream};
+  o.epoch = epoch_length(t);
+  o.batch_size = a.batch_size;
+  const auto options = std::make_shared<const SvrgOptions>(o);
+  const auto collective = svrg_collective(t, a.collective, a.downlink_compressor);
+  for (int i = 0; i < collective->workers_to_simulate(); ++i)
+    engine.spawn(worker(t, collective, i, options));
+  collective->launch(engine);  // the server, if any, after the workers
 }
 
 }  // namespace dlsim::sim

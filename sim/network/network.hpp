@@ -46,7 +46,7 @@ class Network final : private TransferSink, private EventHandler {
   const NetworkConfig& config() const { return config_; }
   const NetworkCounters& counters() const { return counters_; }
   /// Counts transfers an exact fast path accounted for without simulating them one by
-  /// one (sim/algorithms/ring_allreduce_symmetric.hpp).
+  /// one (the ring all-reduce shortcut, sim/collectives/ring_allreduce.hpp).
   void charge(Bits payload_bits, std::uint64_t bytes_wire, std::uint64_t messages) {
     counters_.bits_total += payload_bits;
     counters_.bytes_wire += bytes_wire;

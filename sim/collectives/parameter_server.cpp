@@ -1,0 +1,109 @@
+#include "sim/collectives/parameter_server.hpp"
+
+#include "sim/network/payload_pool.hpp"
+
+namespace dlsim::sim {
+
+// ---------------------------------------------------------------- a worker's end
+class ParameterServer::WorkerEnd final : public Endpoint {
+ public:
+  WorkerEnd(ParameterServer& ps, int id, WorkerMath& math)
+      : ps_(ps), t_(ps.t_), me_(t_.nodes[std::size_t(id)]), id_(id), math_(math) {
+    if (ps.options_.downlink)
+      downlink_decoder_ = make_compressor(*ps.options_.downlink, t_.objective.tensor_sizes());
+  }
+
+  void contribute(const models::Vector& v, RoundFormat format) override {
+    uplink_ = encode_in(math_, v, t_.objective.parameters(), format);
+    ps_.declared_[std::size_t(id_)] = format;
+  }
+
+  Task<void> exchange() override {
+    const NodeId server = t_.workers();
+    co_await me_.send(server, round_, std::move(uplink_));
+    reply_ = co_await me_.recv(server, round_);
+    ++round_;
+  }
+
+  void result(models::Vector& out) override {
+    if (!t_.objective.has_math()) {
+      out.resize(0);
+    } else if (downlink_decoder_) {
+      ScopedWall timer(t_.wall.compress());
+      downlink_decoder_->decode(*reply_.payload, out);
+    } else {
+      math_.decode_fp32(reply_, out);
+    }
+    reply_.payload.reset();  // the server's buffer is free again
+  }
+
+ private:
+  ParameterServer& ps_;
+  Training& t_;
+  Node& me_;
+  int id_;
+  WorkerMath& math_;
+  std::unique_ptr<models::Compressor> downlink_decoder_;  // null: fp32 downlink
+  Payload uplink_;
+  Message reply_;
+  std::uint64_t round_ = 0;
+};
+
+// ---------------------------------------------------------------- the collective
+ParameterServer::ParameterServer(Training& training, Options options)
+    : t_(training), options_(std::move(options)), declared_(std::size_t(training.workers())) {}
+
+std::unique_ptr<Endpoint> ParameterServer::join(int id, WorkerMath& math) {
+  return std::make_unique<WorkerEnd>(*this, id, math);
+}
+
+void ParameterServer::launch(Engine& engine) {
+  engine.spawn(serve(shared_from_this()));
+}
+
+// Round after round until the run ends (the last round's reply is the last message).
+Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
+  Training& t = self->t_;
+  const NodeId id = t.workers();
+  Node& me = t.nodes[std::size_t(id)];
+  WorkerMath math(t, id);
+  std::vector<NodeId> workers(std::size_t(t.workers()));
+  for (int i = 0; i < t.workers(); ++i) workers[std::size_t(i)] = i;
+  std::unique_ptr<models::Compressor> downlink;
+  Rng downlink_rng = make_rng(t.scenario.seed, "compress/downlink", std::uint64_t(id));
+  if (self->options_.downlink)
+    downlink = make_compressor(*self->options_.downlink, t.objective.tensor_sizes());
+  const auto d = t.objective.parameters();
+  const bool has_math = t.objective.has_math();
+  PayloadPool downlink_pool;  // recycled broadcast buffers (payload_pool.hpp)
+  models::Vector sum, received;
+  for (std::uint64_t round = 0;; ++round) {
+    sum.setZero(t.objective.dimension());  // same size every round: no allocation
+    for (NodeId i : workers) {
+      Message m = co_await me.recv(i, round);
+      decode_in(math, m, self->declared_[std::size_t(i)], received);
+      if (received.size() == sum.size()) sum += received;
+    }
+    {
+      ScopedWall timer(t.wall.math_s);
+      sum /= double(t.workers());  // the mean, in place (no temporary)
+    }
+    const models::Vector& reply = self->options_.reply ? self->options_.reply(round, sum) : sum;
+    Payload out;
+    if (!downlink) {
+      out = math.encode_fp32(reply, d);
+    } else {
+      ScopedWall timer(t.wall.compress());
+      if (has_math) {
+        auto e = downlink_pool.acquire();
+        downlink->encode_into(reply, downlink_rng, *e);
+        out = std::move(e);
+      } else {
+        out = sized_payload(downlink_pool, downlink->bits_for(d), d);
+      }
+    }
+    co_await me.broadcast(workers, round, std::move(out));
+  }
+}
+
+}  // namespace dlsim::sim
