@@ -47,8 +47,10 @@ printf '%s' "{\"workers\": 2, $images, \"model\": {\"kind\": \"resnet\", \"depth
 check "a valid resnet scenario validates" validates "$tmp/good.json"
 check "a valid resnet scenario runs" "$dlsim" run "$tmp/good.json" --out "$tmp/good" --quiet
 
-# The LeNet-5 scenarios validate and say what they reproduce.
-for f in "$src"/scenarios/*lenet5*.json; do
+# The LeNet-5 scenarios (examples/ and experiments/) validate and say what they reproduce.
+mapfile -t lenet5 < <(find "$src/scenarios" -name '*lenet5*.json' | sort)
+check "LeNet-5 scenarios are found" test "${#lenet5[@]}" -gt 0
+for f in "${lenet5[@]}"; do
   check "$(basename "$f") validates" validates "$f"
   check "$(basename "$f") has a description" $py -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["description"] else 1)' "$f"
 done

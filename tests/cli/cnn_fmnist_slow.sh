@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# LeNet-5 on Fashion-MNIST end to end (issue 11): scenarios/lenet5-fmnist-sgd.json, one
+# LeNet-5 on Fashion-MNIST end to end (issue 11): scenarios/examples/lenet5-fmnist-sgd.json, one
 # worker, 10 epochs, must reach >= 89% on the official test set (measured: 90.2%; the
 # model is known to reach about 90%). Prints the wall time. About 2 CPU minutes.
 # Needs the Debian package dataset-fashion-mnist (tools/setup.sh).
@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 start=$(date +%s)
-"$dlsim" run "$src/scenarios/lenet5-fmnist-sgd.json" --out "$tmp/run" --quiet
+"$dlsim" run "$src/scenarios/examples/lenet5-fmnist-sgd.json" --out "$tmp/run" --quiet
 rc=$?
 if [ $rc -ne 0 ]; then
   echo "FAIL lenet5-fmnist-sgd: exit code $rc"

@@ -2,7 +2,7 @@
 # Impossible `model.kind: "cnn"` layer lists are refused like every bad input (DESIGN.md
 # §3): exit code 2, one line `dlsim: error: model.layers[i].<key>: <what>`, no output
 # folder. The good case of the same shape validates and runs, and so does
-# scenarios/cnn-fmnist-sgd.json.
+# scenarios/examples/cnn-fmnist-sgd.json.
 # Usage: cnn_generic_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
 source "$(dirname "$0")/lib/harness.sh"
@@ -63,6 +63,6 @@ validates() { "$dlsim" validate "$1" > /dev/null; }
 scenario "$conv, {\"type\": \"relu\"}, $pool, $out10" > "$tmp/good.json"
 check "a valid cnn scenario validates" validates "$tmp/good.json"
 check "a valid cnn scenario runs" "$dlsim" run "$tmp/good.json" --out "$tmp/good" --quiet
-check "scenarios/cnn-fmnist-sgd.json validates" validates "$src/scenarios/cnn-fmnist-sgd.json"
+check "scenarios/examples/cnn-fmnist-sgd.json validates" validates "$src/scenarios/examples/cnn-fmnist-sgd.json"
 
 refusals_summary

@@ -25,13 +25,13 @@ compare() {
 }
 
 check "same binary twice: identical, exit 0" compare 0 same --old "$dlsim" --new "$dlsim" \
-  --threads 1,2 "$src/scenarios/quickstart.json" "$src/scenarios/choco-gossip-gamma-sweep.json"
+  --threads 1,2 "$src/scenarios/quickstart.json" "$src/scenarios/examples/choco-gossip-gamma-sweep.json"
 check "one line per scenario and thread count, all identical" \
   test "$(grep -c ' identical  \[' "$tmp/same")" -eq 4
 check "the summary line counts them" grep -q '^4 identical, 0 different, 0 failed' "$tmp/same"
 
 check "--grid-points runs each point of sweep.grid" compare 0 grid --old "$dlsim" --new "$dlsim" \
-  --grid-points "$src/scenarios/choco-gossip-gamma-sweep.json"
+  --grid-points "$src/scenarios/examples/choco-gossip-gamma-sweep.json"
 check "8 grid points, each identical" grep -q '^8 identical, 0 different' "$tmp/grid"
 check "the point is named" grep -q 'consensus_step=0.05\]' "$tmp/grid"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fashion-MNIST end to end (issue 4): shortened versions of scenarios/fmnist-*-sgd.json
+# Fashion-MNIST end to end (issue 4): shortened versions of scenarios/examples/fmnist-*-sgd.json
 # (1 epoch instead of 8) must already beat a real accuracy bar on the official test set:
 # softmax >= 80% (the full 8-epoch run reaches ~83.6%), the 784-128-10 MLP >= 81%
 # (full run ~86.2%). Needs the Debian package dataset-fashion-mnist (tools/setup.sh).
@@ -13,7 +13,7 @@ failures=0
 
 check_accuracy() {
   local name=$1 threshold=$2
-  "$dlsim" run "$src/scenarios/$name.json" --set stop.epochs=1 --out "$tmp/$name" --quiet
+  "$dlsim" run "$src/scenarios/examples/$name.json" --set stop.epochs=1 --out "$tmp/$name" --quiet
   local rc=$?
   if [ $rc -ne 0 ]; then
     echo "FAIL $name: exit code $rc"; failures=$((failures + 1)); return

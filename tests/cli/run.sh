@@ -66,10 +66,29 @@ check "schema is JSON Schema" "$py" -c "import json,sys; d=json.load(open(sys.ar
 "$dlsim" schema --markdown > "$tmp/reference.md"
 check "docs/scenario-reference.md is up to date (make docs)" cmp -s "$tmp/reference.md" "$src/docs/scenario-reference.md"
 
-# Every shipped scenario validates and says what it shows.
-for s in "$src"/scenarios/*.json; do
-  check "$(basename "$s") validates" bash -c '"$0" validate "$1" > /dev/null' "$dlsim" "$s"
-  check "$(basename "$s") has a description" grep -q '"description"' "$s"
+# Every shipped scenario (every *.json under scenarios/, subfolders included; the
+# README.md files are not scenarios) validates and says what it shows.
+mapfile -t shipped < <(find "$src/scenarios" -name '*.json' | sort)
+for dir in experiments examples bench; do
+  check "the scenarios of scenarios/$dir/ are found" grep -q "/scenarios/$dir/[^/]*\.json$" <(printf '%s\n' "${shipped[@]}")
+done
+for s in "${shipped[@]}"; do
+  name=${s#"$src/scenarios/"}
+  check "$name validates" bash -c '"$0" validate "$1" > /dev/null' "$dlsim" "$s"
+  check "$name has a description" "$py" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1])).get("description") else 1)' "$s"
+done
+
+# The index READMEs of scenarios/experiments/ and scenarios/examples/ name every file of
+# their folder, and every file they name is there.
+for dir in experiments examples; do
+  index="$src/scenarios/$dir/README.md"
+  check "scenarios/$dir/README.md exists" test -s "$index"
+  for s in "$src/scenarios/$dir"/*.json; do
+    check "scenarios/$dir/README.md lists $(basename "$s")" grep -qF "\`$(basename "$s")\`" "$index"
+  done
+  for named in $(grep -o '^| `[^`]*\.json`' "$index" | tr -d '|` '); do
+    check "scenarios/$dir/$named (named in its README) exists" test -f "$src/scenarios/$dir/$named"
+  done
 done
 
 echo "$passed passed, 0 failed"
