@@ -1,5 +1,7 @@
 #include "sim/collectives/ring_allreduce.hpp"
 
+#include "models/compress/factory.hpp"
+
 #include <algorithm>
 #include <atomic>
 
@@ -128,8 +130,10 @@ bool symmetric_cluster(const Training& t, const RingAllReduce::Options& o) {
                                         [](double f) { return f == 1.0; });
   const bool by_iterations = !s.stop.sim_time && !s.stop.bits && !s.stop.target_loss &&
                              s.metrics.every != MetricsSpec::Every::sim_time;
-  return !t.objective.has_math() && t.workers() >= 2 &&
-         (o.compressor.kind == "none" || o.compressor.kind == "fp16") &&
+  const std::vector<std::string> reducible = models::all_reducible_kinds();
+  const bool all_reducible =
+      std::find(reducible.begin(), reducible.end(), o.compressor.kind) != reducible.end();
+  return !t.objective.has_math() && t.workers() >= 2 && all_reducible &&
          !o.compressor.error_feedback && net.nodes.empty() && net.links.empty() &&
          net.schedule.empty() && net.down.empty() && net.fail.empty() && t.failures == nullptr &&
          net.drop_probability == 0 && unit_factors && s.compute.jitter == 0 && by_iterations &&
