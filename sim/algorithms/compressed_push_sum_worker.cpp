@@ -1,5 +1,5 @@
 // The choco-sgp / adag-sgp process (the math and its derivation: compressed_push_sum.hpp).
-// Iteration k, in the order of the AdaGossip code (choco_sgd.cpp; steps 1–2 skipped at
+// Iteration k, in the order of the AdaGossip code (choco_node.hpp; steps 1–2 skipped at
 // k = 0):
 //   1. receive round k − 1's messages; each in-neighbour's copy adds its decoded q
 //   2. consensus step with round k − 1's shares (CompressedPushSumNode::mix)
