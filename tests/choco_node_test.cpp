@@ -235,10 +235,10 @@ TEST_CASE("CHOCO-gossip on a ring contracts at the spectral rate and reaches the
       for (int k = 0; k <= 300; ++k) {
         net.iterate(k, kIdentity);
         const double e = error(net.models(), mean), bound = std::pow(rho, k) * e0;
-        REQUIRE(e <= bound * (1 + 1e-9) + 1e-13);
+        REQUIRE(e <= bound * (1 + 1e-9) + 1e-12);  // + the rounding floor
         if (slow && k == 100) CHECK(e == Approx(bound).epsilon(1e-9));
       }
-      CHECK((net.models().rowwise() - mean).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK((net.models().rowwise() - mean).cwiseAbs().maxCoeff() < 1e-11);
     }
   }
   SECTION("top-k keeping 3 of 6 coordinates: linear convergence to the true average") {
@@ -246,9 +246,9 @@ TEST_CASE("CHOCO-gossip on a ring contracts at the spectral rate and reaches the
     const Eigen::RowVectorXd mean = x0.colwise().mean();
     Network net(w, x0, {0.3}, ChocoOrder::adagossip);
     std::vector<double> errors;
-    for (int k = 0; k <= 1200; ++k) {
+    for (int k = 0; k <= 400; ++k) {
       net.iterate(k, top_k(0.5));
-      if (k % 600 == 0) errors.push_back(error(net.models(), mean));
+      if (k % 200 == 0) errors.push_back(error(net.models(), mean));
     }
     INFO("errors " << errors[0] << " " << errors[1] << " " << errors[2]);
     CHECK(errors[2] < 1e-10 * errors[0]);

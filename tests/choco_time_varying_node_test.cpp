@@ -26,7 +26,7 @@ using Compress = std::function<Vector(const Vector&)>;
 
 // Round t's matching: partner[i] (a uniformly random perfect matching).
 std::vector<int> matching(int n, std::mt19937_64& rng) {
-  std::vector<int> order(std::size_t(n)), partner(std::size_t(n));
+  std::vector<int> order(static_cast<std::size_t>(n)), partner(order.size());
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), rng);
   for (int p = 0; p < n; p += 2) {

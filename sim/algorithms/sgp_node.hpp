@@ -33,6 +33,7 @@ class SgpNode {
 
   /// x_i (the local step changes it in place).
   models::Vector& numerator() { return x_; }
+  const models::Vector& numerator() const { return x_; }
   double weight() const { return w_; }
   /// z_i = x_i / w_i: where the gradient is taken, and the model the metrics see.
   const models::Vector& debiased() const { return z_; }
