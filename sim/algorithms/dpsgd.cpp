@@ -1,4 +1,5 @@
-// The D-PSGD process (Lian et al. 2017; the rule and the paper: dpsgd_node.hpp). Iteration k
+// The D-PSGD process (Lian et al. 2017; the rule and the paper: dpsgd_node.hpp).
+// Iteration k of node i:
 //   local step and encoding of x_i (one compute job);
 //   one gossip round of round k's graph (sim/collectives/neighbour_exchange.hpp): x_i to
 //     out_k(i), the models of in_k(i) back, tagged k, so a later round's message is never
