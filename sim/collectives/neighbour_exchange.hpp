@@ -7,7 +7,9 @@
 //   for (const Arrival& a : gossip.arrivals()) ...   // in the order of in(k)
 //   gossip.release();                            // on the engine thread, after decoding
 // or the halves send()/send_each() and receive() when an algorithm receives a round's
-// messages later (CHOCO's adagossip order reads round k − 1's at the top of iteration k).
+// messages later (CHOCO's adagossip order and the compressed push-sum read round k − 1's
+// at the top of iteration k): every call uses the neighbourhood of the last begin_round(),
+// so on a time-varying graph round k − 1's messages are received before begin_round(k).
 // send() gives one payload to every out-neighbour (one encoding, |out| transfers);
 // send_each() one payload per out-neighbour, one after the other (CHOCO's per-neighbour
 // copies on time-varying graphs). The engine thread only moves messages: decoding and
