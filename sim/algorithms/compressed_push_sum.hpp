@@ -5,7 +5,7 @@
 //
 // Push-sum. P is column-stochastic (P_ij = the share sender j gives to i, Σ_i P_ij = 1;
 // topologies/mixing_weights.hpp). Pushing (x_j, w_j) with P conserves Σ_i x_i and Σ_i w_i,
-// so z_i = x_i / w_i converges to the true average (Kempe et al. 2003; sgp.cpp).
+// so z_i = x_i / w_i converges to the true average (Kempe et al. 2003; sgp_node.hpp).
 //
 // Compression (choco-sgp; Taheri et al. 2020's quantized push-sum with CHOCO's consensus
 // step). Sender j keeps a public copy x̂_j (and ŵ_j) that every receiver holds too: both
@@ -93,7 +93,7 @@
 #include <span>
 
 #include "models/objectives/objective.hpp"
-#include "sim/algorithms/consensus_step.hpp"
+#include "sim/algorithms/choco_node.hpp"  // AdaptiveStepSize
 
 namespace dlsim::sim {
 

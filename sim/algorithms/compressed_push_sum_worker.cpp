@@ -1,5 +1,5 @@
 // The choco-sgp / adag-sgp process (the math and its derivation: compressed_push_sum.hpp).
-// Iteration k, in the order of the AdaGossip code (choco_sgd.cpp; steps 1–2 skipped at
+// Iteration k, in the order of the AdaGossip code (choco_node.hpp; steps 1–2 skipped at
 // k = 0):
 //   1. receive round k − 1's messages; each in-neighbour's copy adds its decoded q
 //   2. consensus step with round k − 1's shares (CompressedPushSumNode::mix)
@@ -10,7 +10,7 @@
 //      so an adag-sgp message costs the compressor's bits for d twice; the copy
 //      adds the decoded parts; send [q; q_w] as one message (payload_pair.hpp). Static graphs: one
 //      stream broadcast to every out- neighbour; time-varying graphs: one stream per edge, sent one
-//      after the other.
+//      after the other (the gossip collective, sim/collectives/neighbour_exchange.hpp).
 // Metrics see the de-biased models z_i after step 4.
 // Threads: the engine thread only collects round k − 1's messages and looks up round k's
 // neighbours and shares; steps 1–4 (decoding, mixing, the local step, every encoding and
@@ -24,22 +24,36 @@
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/payload_pair.hpp"
 #include "sim/algorithms/worker_math.hpp"
+#include "sim/collectives/neighbour_exchange.hpp"
 #include "topologies/schedule.hpp"
 
 namespace dlsim::sim {
 
 namespace {
 
+/// What choco-sgp and adag-sgp take from the scenario's algorithm section.
+struct CompressedPushSumSetup {
+  CompressedPushSumOptions options;
+  const AlgorithmSpec& local_step;  // momentum, weight decay, schedule (local_step.hpp)
+};
+
+/// The one place that reads t.scenario.algorithm for choco-sgp and adag-sgp.
+CompressedPushSumSetup compressed_push_sum_setup(const Training& t) {
+  const AlgorithmSpec& a = t.scenario.algorithm;
+  return {{a.consensus_step, a.kind == "adag-sgp", a.beta, a.epsilon, a.step_band}, a};
+}
+
 class CompressedPushSumWorker {
  public:
-  CompressedPushSumWorker(Training& t, int id, const topo::GraphSchedule& graph)
+  CompressedPushSumWorker(Training& t, int id, const CompressedPushSumSetup& setup,
+                          const topo::GraphSchedule& graph)
       : t_(t),
         me_(t.nodes[id]),
         math_(t, id),
-        a_(t.scenario.algorithm),
+        setup_(setup),
         graph_(graph),
-        node_(t.initial_for(id), CompressedPushSumOptions{a_.consensus_step, a_.kind == "adag-sgp",
-                                                          a_.beta, a_.epsilon, a_.step_band}),
+        gossip_(me_, graph),  // no node failures (failure_check.cpp)
+        node_(t.initial_for(id), setup.options),
         dimension_(t.objective.parameters()),
         weight_stream_offset_(t.workers() + 1) {}
 
@@ -47,8 +61,8 @@ class CompressedPushSumWorker {
     const std::int64_t limit = t_.recorder.iteration_limit();
     for (std::int64_t k = 0; k < limit; ++k) {
       const std::int64_t round = graph_.time_varying() ? k : 0;
-      if (k > 0) co_await collect(k - 1);
-      plan_round(round);
+      if (k > 0) co_await gossip_.receive(std::uint64_t(k - 1), k);  // round k − 1's in()
+      plan_round(k, round);
       co_await me_.compute([&] {  // this worker's own state only (node.hpp)
         if (k > 0) {
           add_received();
@@ -56,31 +70,28 @@ class CompressedPushSumWorker {
         }
         node_.debiased(z_);
         const models::ComputeCost cost = math_.gradient(z_, gradient_);
-        local_step_at(k, limit, node_.numerator(), momentum_, gradient_, a_, t_.objective);
+        local_step_at(k, limit, node_.numerator(), momentum_, gradient_, setup_.local_step,
+                      t_.objective);
         incoming_.swap(next_incoming_);
         outgoing_.swap(next_outgoing_);
         encode_all(k);
         node_.debiased(z_);
         return cost;
       });
-      received_messages_.clear();  // let go on the engine thread (payload_pool.hpp)
+      gossip_.release();  // let go on the engine thread (payload_pool.hpp)
       co_await send_all(k);
       t_.recorder.deposit(me_.id(), k + 1, z_);
     }
   }
 
  private:
-  // Step 1's receiving half: the messages tagged `k` from the in-neighbours recorded when
-  // sending, in that order; the next compute job decodes them (add_received).
-  Task<void> collect(std::int64_t k) {
-    for (const CopyShare& in : incoming_)
-      received_messages_.push_back(co_await me_.recv(NodeId(in.key), std::uint64_t(k)));
-  }
-
-  // Step 1 (inside the compute job): each in-neighbour's copy adds its decoded q.
+  // Step 1 (inside the compute job): each in-neighbour's copy adds its decoded q. The
+  // messages are round k − 1's, from the in-neighbours recorded in incoming_ (the same
+  // order: both come from that round's in()).
   void add_received() {
-    for (std::size_t n = 0; n < received_messages_.size(); ++n) {
-      const Message& m = received_messages_[n];
+    const auto arrivals = gossip_.arrivals();
+    for (std::size_t n = 0; n < arrivals.size(); ++n) {
+      const Message& m = *arrivals[n].message;
       auto [q, q_weight] = split_payload(*m.payload);
       math_.decode(Message{m.src, m.dst, m.tag, std::move(q)}, q_);
       decode_weight(Message{m.src, m.dst, m.tag, std::move(q_weight)}, q_weight_);
@@ -88,30 +99,31 @@ class CompressedPushSumWorker {
     }
   }
 
-  // On the engine thread: round `round`'s neighbours and the shares the consensus step
-  // after this round's messages uses (P_ij in, P_li out; swapped in by the job).
-  void plan_round(std::int64_t round) {
-    nb_ = graph_.neighborhood(me_.id(), round);
+  // On the engine thread: iteration k's neighbours (graph round `round`) and the shares
+  // the consensus step after this round's messages uses (P_ij in, P_li out; swapped in by
+  // the job).
+  void plan_round(std::int64_t k, std::int64_t round) {
+    gossip_.begin_round(k);
+    const auto in = gossip_.in();
+    const auto in_weights = gossip_.in_weights();
     next_incoming_.clear();
-    for (std::size_t n = 0; n < nb_.in.size(); ++n)
-      next_incoming_.push_back({nb_.in[n], nb_.in_weights[n]});
+    for (std::size_t n = 0; n < in.size(); ++n) next_incoming_.push_back({in[n], in_weights[n]});
     out_shares(round);
     next_outgoing_.clear();
-    out_.assign(nb_.out.begin(), nb_.out.end());
+    const auto out = gossip_.out();
     if (!graph_.time_varying()) {
       double total = 0;
       for (double s : shares_) total += s;
       next_outgoing_.push_back({0, total});
       return;
     }
-    for (std::size_t n = 0; n < nb_.out.size(); ++n)
-      next_outgoing_.push_back({nb_.out[n] + 1, shares_[n]});
+    for (std::size_t n = 0; n < out.size(); ++n) next_outgoing_.push_back({out[n] + 1, shares_[n]});
   }
 
   /// P_li for every out-neighbour l of this node in `round`: the in-weight l gives to it.
   void out_shares(std::int64_t round) {
     shares_.clear();
-    for (int l : nb_.out) {
+    for (int l : gossip_.out()) {
       const topo::Neighborhood theirs = graph_.neighborhood(l, round);
       double share = 0;
       for (std::size_t n = 0; n < theirs.in.size(); ++n)
@@ -126,14 +138,11 @@ class CompressedPushSumWorker {
     for (std::size_t n = 0; n < outgoing_.size(); ++n) payloads_[n] = encode(outgoing_[n].key, k);
   }
 
-  // Step 4's sends: static graphs one broadcast, time-varying one message per edge.
+  // Step 4's sends (neighbour_exchange.hpp): static graphs one broadcast, time-varying one
+  // message per edge, one after the other.
   Task<void> send_all(std::int64_t k) {
-    if (!graph_.time_varying()) {
-      co_await me_.broadcast(out_, std::uint64_t(k), std::move(payloads_[0]));
-      co_return;
-    }
-    for (std::size_t n = 0; n < out_.size(); ++n)
-      co_await me_.send(out_[n], std::uint64_t(k), std::move(payloads_[n]));
+    if (!graph_.time_varying()) return gossip_.send(std::uint64_t(k), std::move(payloads_[0]));
+    return gossip_.send_each(std::uint64_t(k), payloads_);
   }
 
   // [C(x − x̂); weight part] of `stream`; its copy adds the decoded parts.
@@ -156,28 +165,27 @@ class CompressedPushSumWorker {
       math_.decode_fp32(m, out);
   }
 
-  bool adaptive() const { return a_.kind == "adag-sgp"; }
+  bool adaptive() const { return setup_.options.adaptive; }
 
   Training& t_;
   Node& me_;
   WorkerMath math_;
-  const AlgorithmSpec& a_;
+  const CompressedPushSumSetup setup_;
   const topo::GraphSchedule& graph_;
+  NeighbourExchange gossip_;
   CompressedPushSumNode node_;
   models::Index dimension_;
   int weight_stream_offset_;  // adag-sgp's weight streams: offset + stream
   // The consensus step's shares (of the previous round's messages) and the next ones.
   std::vector<CopyShare> incoming_, outgoing_, next_incoming_, next_outgoing_;
-  topo::Neighborhood nb_;                   // this round's
-  std::vector<double> shares_;              // P_li per out-neighbour
-  std::vector<NodeId> out_;                 // this round's out-neighbours
-  std::vector<Payload> payloads_;           // this round's message per outgoing stream
-  std::vector<Message> received_messages_;  // in the order of incoming_
+  std::vector<double> shares_;     // P_li per out-neighbour
+  std::vector<Payload> payloads_;  // this round's message per outgoing stream
   models::Vector z_, gradient_, momentum_, q_, q_weight_, difference_, weight_difference_;
 };
 
-Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
-  CompressedPushSumWorker w(t, id, *graph);
+Task<void> worker(Training& t, int id, CompressedPushSumSetup setup,
+                  std::shared_ptr<const topo::GraphSchedule> graph) {
+  CompressedPushSumWorker w(t, id, setup, *graph);
   co_await w.run();
 }
 
@@ -185,7 +193,8 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
 
 void launch_compressed_push_sum(Engine& engine, Training& t) {
   const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
-  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, graph));
+  const CompressedPushSumSetup setup = compressed_push_sum_setup(t);
+  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }
 
 }  // namespace dlsim::sim

@@ -1,114 +1,74 @@
-// Stochastic gradient push (ALGORITHMS.md §3, sgp): push-sum gossip on any graph,
-// directed and time-varying included. Node i keeps a numerator x_i and a weight w_i
-// (init 1); iteration k:
-//   z_i = x_i / w_i;  g = ∇f_i(z_i; B);  x_i ← local_step(x_i, g)   (ALGORITHMS §3 step 4)
-//   send (x_i, w_i) to out_k(i);   (x_i, w_i) ← p_ii (x_i, w_i) + Σ_{j∈in_k(i)} p_ij (x_j, w_j)
-// with P^k the round's column-stochastic push weights (topologies/mixing_weights.hpp:
-// sender j keeps p_jj and gives p_ij to each out-neighbour; uniform is 1/(out_j + 1)).
-// Σ_i x_i and Σ_i w_i are conserved, so z_i converges to the average. A message is the
-// fp32 vector [x_i; w_i] (d + 1 coordinates, 32(d + 1) bits); the sender keeps the value
-// as sent (decoded), so the sums are conserved up to double rounding. Metrics see the
-// de-biased models z_i. A failed neighbour's push share stays with the sender
-// (node failures, failures.hpp).
-// Threads: the local step and the encoding are one compute job; the engine thread only
-// collects the round's messages, which a second compute job (no simulated time) decodes
-// and mixes in, in the order received; the messages are let go on the engine thread
-// after it, so the senders' payload pools see releases only between phases
-// (sim/network/payload_pool.hpp).
-//
-// @inproceedings{assran2019stochastic,
-//   title={Stochastic Gradient Push for Distributed Deep Learning},
-//   author={Assran, Mahmoud and Loizou, Nicolas and Ballas, Nicolas and Rabbat, Michael},
-//   booktitle={ICML}, year={2019}}
-// @inproceedings{kempe2003gossip,
-//   title={Gossip-Based Computation of Aggregate Information},
-//   author={Kempe, David and Dobra, Alin and Gehrke, Johannes}, booktitle={FOCS}, year={2003}}
+// The stochastic gradient push process (Assran et al. 2019; the push-sum rule and its
+// papers: sgp_node.hpp). Iteration k of node i:
+//   one compute job: g = ∇f_i(z_i; B), the local step on x_i, the encoding of [x_i; w_i]
+//     in fp32 (d + 1 coordinates, 32(d + 1) bits) and its decoding, the value as sent;
+//   one gossip round of round k's graph (sim/collectives/neighbour_exchange.hpp):
+//     [x_i; w_i] to out_k(i), the in-neighbours' back, tagged k;
+//   a compute job that charges nothing: decoding and mixing in the order received.
+// The messages are let go on the engine thread after it, so the senders' payload pools
+// see releases only between phases (sim/network/payload_pool.hpp). Metrics see the
+// de-biased models z_i. A failed neighbour's push share stays with the sender (column
+// rule, failures.hpp).
 #include <memory>
-#include <optional>
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
+#include "sim/algorithms/sgp_node.hpp"
 #include "sim/algorithms/worker_math.hpp"
+#include "sim/collectives/neighbour_exchange.hpp"
 #include "topologies/schedule.hpp"
 
 namespace dlsim::sim {
 
 namespace {
 
-/// One term of the mixing sum: p_ij times a received [x_j; w_j], or (a failed out-
-/// neighbour's share coming back, no message) times this node's own value as sent.
-struct MixTerm {
-  double weight = 0;
-  std::optional<Message> message;
+/// What SGP takes from the scenario's algorithm section.
+struct SgpSetup {
+  const AlgorithmSpec& local_step;  // momentum, weight decay, schedule (local_step.hpp)
 };
 
-Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule> graph) {
+/// The one place that reads t.scenario.algorithm for SGP.
+SgpSetup sgp_setup(const Training& t) {
+  return {t.scenario.algorithm};
+}
+
+Task<void> worker(Training& t, int id, SgpSetup setup,
+                  std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
   WorkerMath math(t, id);
+  NeighbourExchange gossip(me, *graph, t.failures, FailureRule::column);
+  SgpNode node(t.initial_for(id));
   const models::Index d = t.objective.parameters();
-  const bool has_math = t.objective.has_math();
-  models::Vector x = t.initial_for(id), z = x, momentum, g, received, sent;
-  // (x, w) travel together as [x; w]; `pair` holds it.
-  models::Vector pair(has_math ? x.size() + 1 : 0), mixed;
-  double w = 1.0;
-  std::vector<int> failed;     // neighbours found failed (static graphs only; failures.hpp)
-  std::vector<NodeId> out;     // this round's out-neighbours
-  std::vector<MixTerm> terms;  // this round's, in the order received
-  for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
-    if (fails_now(t, id, k)) co_return;
-    topo::Neighborhood nb = graph->neighborhood(id, graph->time_varying() ? k : 0);
-    for (int dead : failed) forget_push_peer(nb, *graph, id, dead);
-    out.assign(nb.out.begin(), nb.out.end());
+  const std::int64_t limit = t.recorder.iteration_limit();
+  models::Vector momentum, g, received, sent;
+  for (std::int64_t k = 0; k < limit; ++k) {
+    if (fails_now(t, id, k)) co_return;  // failures.hpp
+    gossip.begin_round(k);
     Payload p;
     co_await me.compute([&] {  // this worker's own state only (node.hpp)
-      const models::ComputeCost cost = math.gradient(z, g);
-      local_step_at(k, t.recorder.iteration_limit(), x, momentum, g, t.scenario.algorithm,
-                    t.objective);
-      if (has_math) {
-        pair.head(x.size()) = x;
-        pair[x.size()] = w;
-      }
-      p = math.encode_fp32(pair, d + 1);
+      const models::ComputeCost cost = math.gradient(node.debiased(), g);
+      local_step_at(k, limit, node.numerator(), momentum, g, setup.local_step, t.objective);
+      p = math.encode_fp32(node.message(), d + 1);
       math.decode_fp32(Message{me.id(), me.id(), std::uint64_t(k), p}, sent);  // as sent
-      mixed = nb.self_weight * sent;
+      node.begin_mix(gossip.self_weight(), sent);
       return cost;
     });
-    co_await me.broadcast(out, std::uint64_t(k), std::move(p));
-    const SimTime since = me.now();
-    terms.clear();
-    for (std::size_t j = 0; j < nb.in.size();) {
-      std::optional<Message> m =
-          co_await receive_or_failure(t, id, NodeId(nb.in[j]), std::uint64_t(k), k, since);
-      if (!m) {  // in[j] failed: this round's share pushed to it comes back
-        const int dead = nb.in[j];
-        terms.push_back({push_share(*graph, dead, id), std::nullopt});
-        forget_push_peer(nb, *graph, id, dead);
-        failed.push_back(dead);
-        continue;
-      }
-      terms.push_back({nb.in_weights[j], std::move(m)});
-      ++j;
-    }
-    // Decoding and mixing: a compute job that charges nothing (no simulated time).
+    co_await gossip.exchange(std::uint64_t(k), std::move(p), k);
     co_await me.compute([&] {
-      for (const MixTerm& term : terms) {
-        if (!term.message) {
-          if (has_math) mixed += term.weight * sent;
+      for (const Arrival& a : gossip.arrivals()) {
+        if (!a.message) {  // a failed neighbour: the share pushed to it comes back
+          node.add_own(a.weight);
           continue;
         }
-        math.decode_fp32(*term.message, received);
-        if (has_math) mixed += term.weight * received;
+        math.decode_fp32(*a.message, received);
+        node.add(a.weight, received);
       }
-      if (has_math) {
-        x = mixed.head(x.size());
-        w = mixed[x.size()];
-        z = x / w;
-      }
+      node.end_mix();
       return models::ComputeCost{};
     });
-    terms.clear();  // let go on the engine thread (payload_pool.hpp)
-    t.recorder.deposit(id, k + 1, z);
+    gossip.release();  // on the engine thread (payload_pool.hpp)
+    t.recorder.deposit(id, k + 1, node.debiased());
   }
 }
 
@@ -116,7 +76,8 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
 
 void launch_sgp(Engine& engine, Training& t) {
   const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
-  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, graph));
+  const SgpSetup setup = sgp_setup(t);
+  for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }
 
 }  // namespace dlsim::sim
