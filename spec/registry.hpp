@@ -3,7 +3,7 @@
 // from its own .cpp with a static registration object, and the rest of dlsim only
 // looks kinds up. Nothing else lists them.
 //
-//   namespace { const spec::Registration<AlgorithmInfo> registered{{.name = "sgd", ...}}; }
+//   namespace { const spec::Registration<AlgorithmInfo> registered{{.name = "my-kind", ...}}; }
 //
 // Kinds are listed in name order, so the key table, the JSON Schema and error messages
 // do not depend on the link order of the registering files. The registry is a

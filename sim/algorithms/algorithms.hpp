@@ -10,11 +10,18 @@ void launch_sgd_parameter_server(Engine& engine, Training& t);
 void launch_sgd_allgather(Engine& engine, Training& t);
 void launch_sgd_ring_allreduce(Engine& engine, Training& t);
 void launch_dpsgd(Engine& engine, Training& t);
-void launch_choco(Engine& engine, Training& t);               // choco-sgd, adag-sgd, choco-gossip
-void launch_choco_time_varying(Engine& engine, Training& t);  // per-neighbour copies
+/// What tells the CHOCO family's kinds apart; their registrations pass it.
+struct ChocoVariant {
+  bool adaptive = false;    // AdaGossip's per-coordinate consensus step
+  bool local_steps = true;  // false: CHOCO-gossip, pure averaging
+};
+void launch_choco(Engine& engine, Training& t, ChocoVariant variant);
+void launch_choco_time_varying(Engine& engine, Training& t,
+                               ChocoVariant variant);  // per-neighbour copies
 void launch_sgp(Engine& engine, Training& t);
-void launch_compressed_push_sum(Engine& engine, Training& t);  // choco-sgp, adag-sgp
-void launch_svrg(Engine& engine, Training& t);                 // svrg, prox-svrg, lpc-svrg
+/// Compressed push-sum; `adaptive`: adag-sgp's banded per-coordinate step.
+void launch_compressed_push_sum(Engine& engine, Training& t, bool adaptive);
+void launch_svrg(Engine& engine, Training& t);  // svrg, prox-svrg, lpc-svrg
 void launch_alpc_svrg(Engine& engine, Training& t);
 
 /// Model holders whose deposits make an iteration complete (see Recorder).

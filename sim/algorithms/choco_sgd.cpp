@@ -34,12 +34,12 @@ struct ChocoSetup {
 };
 
 /// The one place that reads t.scenario.algorithm for the static-graph CHOCO family.
-ChocoSetup choco_setup(const Training& t) {
+ChocoSetup choco_setup(const Training& t, ChocoVariant variant) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  const bool gradients = a.kind != "choco-gossip";
+  const bool gradients = variant.local_steps;
   const ChocoOrder order =
       gradients && a.order == "choco-paper" ? ChocoOrder::choco_paper : ChocoOrder::adagossip;
-  return {{a.consensus_step, a.kind == "adag-sgd", a.beta, a.epsilon}, order, gradients, a};
+  return {{a.consensus_step, variant.adaptive, a.beta, a.epsilon}, order, gradients, a};
 }
 
 class ChocoWorker {
@@ -124,10 +124,10 @@ Task<void> worker(Training& t, int id, ChocoSetup setup,
 
 }  // namespace
 
-void launch_choco(Engine& engine, Training& t) {
+void launch_choco(Engine& engine, Training& t, ChocoVariant variant) {
   const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
-  if (graph->time_varying()) return launch_choco_time_varying(engine, t);
-  const ChocoSetup setup = choco_setup(t);
+  if (graph->time_varying()) return launch_choco_time_varying(engine, t, variant);
+  const ChocoSetup setup = choco_setup(t, variant);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }
 

@@ -31,9 +31,9 @@ struct ChocoTimeVaryingSetup {
 };
 
 /// The one place that reads t.scenario.algorithm for the CHOCO family on time-varying graphs.
-ChocoTimeVaryingSetup choco_time_varying_setup(const Training& t) {
+ChocoTimeVaryingSetup choco_time_varying_setup(const Training& t, ChocoVariant variant) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  return {{a.consensus_step, a.kind == "adag-sgd", a.beta, a.epsilon}, a.kind != "choco-gossip", a};
+  return {{a.consensus_step, variant.adaptive, a.beta, a.epsilon}, variant.local_steps, a};
 }
 
 Task<void> worker(Training& t, int id, ChocoTimeVaryingSetup setup,
@@ -85,9 +85,9 @@ Task<void> worker(Training& t, int id, ChocoTimeVaryingSetup setup,
 
 }  // namespace
 
-void launch_choco_time_varying(Engine& engine, Training& t) {
+void launch_choco_time_varying(Engine& engine, Training& t, ChocoVariant variant) {
   const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
-  const ChocoTimeVaryingSetup setup = choco_time_varying_setup(t);
+  const ChocoTimeVaryingSetup setup = choco_time_varying_setup(t, variant);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }
 

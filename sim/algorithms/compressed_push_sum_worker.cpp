@@ -38,9 +38,9 @@ struct CompressedPushSumSetup {
 };
 
 /// The one place that reads t.scenario.algorithm for choco-sgp and adag-sgp.
-CompressedPushSumSetup compressed_push_sum_setup(const Training& t) {
+CompressedPushSumSetup compressed_push_sum_setup(const Training& t, bool adaptive) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  return {{a.consensus_step, a.kind == "adag-sgp", a.beta, a.epsilon, a.step_band}, a};
+  return {{a.consensus_step, adaptive, a.beta, a.epsilon, a.step_band}, a};
 }
 
 class CompressedPushSumWorker {
@@ -191,9 +191,9 @@ Task<void> worker(Training& t, int id, CompressedPushSumSetup setup,
 
 }  // namespace
 
-void launch_compressed_push_sum(Engine& engine, Training& t) {
+void launch_compressed_push_sum(Engine& engine, Training& t, bool adaptive) {
   const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
-  const CompressedPushSumSetup setup = compressed_push_sum_setup(t);
+  const CompressedPushSumSetup setup = compressed_push_sum_setup(t, adaptive);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }
 

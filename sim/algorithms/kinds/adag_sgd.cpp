@@ -26,7 +26,7 @@ const AlgorithmRegistration registered{{
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
     .check = nullptr,
-    .launch = launch_choco,
+    .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = true}); },
 }};
 
 }  // namespace

@@ -32,7 +32,7 @@ const AlgorithmRegistration registered{{
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::push_sum, 3}},
     .check = nullptr,
-    .launch = launch_compressed_push_sum,
+    .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, true); },
 }};
 
 }  // namespace

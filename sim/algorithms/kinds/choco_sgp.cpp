@@ -25,7 +25,7 @@ const AlgorithmRegistration registered{{
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::push_sum, 1}},
     .check = nullptr,
-    .launch = launch_compressed_push_sum,
+    .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, false); },
 }};
 
 }  // namespace
