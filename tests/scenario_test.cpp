@@ -13,6 +13,8 @@
 #include "scenario_helpers.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "sim/scenario/topology_build.hpp"
+#include "topologies/kinds/lattice.hpp"
 
 using dlsim::sim::apply_override;
 using dlsim::sim::InputError;
@@ -157,7 +159,8 @@ TEST_CASE("user values are kept as written and resolving is idempotent", "[scena
   CHECK(s.decentralized());
   CHECK(s.workers == 16);
   CHECK(s.seed == 7);
-  CHECK(s.topology.dims == std::vector<std::int64_t>{4, 4});
+  CHECK(dlsim::sim::topology_params(s).options_as<dlsim::topo::LatticeOptions>().dims ==
+        std::vector<std::int64_t>{4, 4});
   CHECK(s.network.latency.ps == 5'000'000);
   CHECK(s.network.header == 512);
   CHECK(s.network.sharing == "fifo");
