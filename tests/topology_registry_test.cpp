@@ -2,7 +2,7 @@
 // graph, and the facts it declares (directed, time-varying, vertex-transitive,
 // circulant) hold for the graphs it builds, checked from the arcs and weights
 // themselves; and a kind registered here, in the test alone, is in the key table and
-// works in a scenario like a built-in one (docs/design.md §9: adding a topology).
+// works in a scenario like a built-in one (docs/design.md §9).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
