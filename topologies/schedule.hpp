@@ -1,16 +1,16 @@
 // What the simulator sees of a topology: for round t, node i's out-neighbours
 // (it sends to them), in-neighbours (it receives from them) and mixing weights,
-// computed on demand, never for all rounds at once.
+// computed on demand, never for all rounds at once. Each kind builds its schedule
+// in its own file of topologies/kinds/ (registry.hpp):
 //
-//   static kinds         the same graph every round (period 1)
-//   one-peer-exponential with τ = ⌈log2 n⌉, round t: i → i + 2^(t mod τ) (mod n),
-//                        weights 1/2 self, 1/2 incoming (period τ); for n = 2^τ the
-//                        product of τ consecutive rounds is exactly (1/n)11ᵀ
-//                        (Assran et al., "Stochastic Gradient Push", ICML 2019;
-//                        Ying et al., "Exponential Graph is Provably Efficient", 2021)
-//   random-matching      round t: a uniformly random perfect matching drawn from
-//                        (seed, t) alone, pairs average with weight 1/2 (aperiodic:
+//   static kinds         the same graph every round (GraphSchedule::fixed, period 1)
+//   time-varying kinds   round t's arcs on demand (GraphSchedule::varying), e.g.
+//                        one-peer-exponential, i → i + 2^(t mod τ) (mod n) with
+//                        τ = ⌈log2 n⌉ (period τ; Assran et al., "Stochastic Gradient
+//                        Push", ICML 2019), and random-matching, a uniformly random
+//                        perfect matching drawn from (seed, t) alone (aperiodic:
 //                        period() = 0)
+//
 // Random kinds take the scenario's seed; see random_graphs.hpp for how it is used.
 #pragma once
 
