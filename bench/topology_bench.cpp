@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "topologies/facts.hpp"
+#include "topologies/registry.hpp"
 #include "topologies/schedule.hpp"
 
 namespace {
@@ -16,17 +17,13 @@ using dlsim::topo::GraphSchedule;
 using dlsim::topo::TopologyParams;
 
 TopologyParams params(const std::string& kind, int n) {
-  TopologyParams p;
-  p.kind = kind;
-  p.nodes = n;
-  p.degree = 4;
-  p.seed = 7;
+  nlohmann::json keys = {{"degree", 4}};
   if (kind == "torus") {
     std::int64_t a = std::int64_t(std::sqrt(double(n)));
     while (n % a != 0) --a;
-    p.dims = {a, n / a};
+    keys["dims"] = {a, n / a};
   }
-  return p;
+  return dlsim::topo::topology_params(kind, n, keys, 7);
 }
 
 void build_and_describe(benchmark::State& state, const std::string& kind) {

@@ -14,6 +14,7 @@
 
 #include "topologies/facts.hpp"
 #include "topologies/generators.hpp"
+#include "topologies/registry.hpp"
 #include "topologies/schedule.hpp"
 #include "topologies/spectrum.hpp"
 
@@ -25,15 +26,10 @@ const double kPi = std::acos(-1.0);
 
 TopologyFacts facts_of(const std::string& kind, int n, const std::string& weights = "metropolis",
                        std::vector<std::int64_t> dims = {}, int degree = 3, double p = 0.1) {
-  TopologyParams params;
-  params.kind = kind;
-  params.nodes = n;
-  params.weights = weights;
-  params.dims = std::move(dims);
-  params.degree = degree;
-  params.p = p;
-  params.seed = 11;
-  return describe(GraphSchedule::make(params));
+  // The keys of every kind that takes them; each kind reads its own.
+  nlohmann::json keys = {{"degree", degree}, {"p", p}};
+  if (!dims.empty()) keys["dims"] = std::move(dims);
+  return describe(GraphSchedule::make(topology_params(kind, n, keys, 11, weights)));
 }
 
 // Eigenvalues of a dense symmetric matrix, ascending.
@@ -155,13 +151,8 @@ TEST_CASE("the sparse Lanczos path agrees with dense Eigen on random graphs", "[
         Case{"small-world", "max-degree", 3, 0.3}}) {
     INFO(c.kind << " " << c.weights);
     const int n = 1200;  // above kDenseNodes: the facts use the sparse path
-    TopologyParams p;
-    p.kind = c.kind;
-    p.nodes = n;
-    p.weights = c.weights;
-    p.degree = c.degree;
-    p.p = c.p;
-    p.seed = 5;
+    const TopologyParams p =
+        topology_params(c.kind, n, {{"degree", c.degree}, {"p", c.p}}, 5, c.weights);
     const GraphSchedule s = GraphSchedule::make(p);
     const TopologyFacts f = describe(s);
     CHECK_THAT(f.spectrum.method, Catch::Contains("Spectra"));

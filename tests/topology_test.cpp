@@ -17,6 +17,7 @@
 #include "topologies/facts.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/random_graphs.hpp"
+#include "topologies/registry.hpp"
 #include "topologies/schedule.hpp"
 #include "topologies/spectrum.hpp"
 #include "topologies/topology_error.hpp"
@@ -216,11 +217,7 @@ TEST_CASE("mixing weights: the promised stochasticity, checked numerically", "[t
                            "erdos-renyi", "small-world"}) {
     for (const char* rule : {"metropolis", "max-degree"}) {
       INFO(kind << " " << rule);
-      TopologyParams p;
-      p.kind = kind;
-      p.nodes = 16;
-      p.weights = rule;
-      p.p = 0.4;
+      const TopologyParams p = topology_params(kind, 16, {{"p", 0.4}}, 1, rule);
       const auto r = GraphSchedule::make(p).round(0);
       const Stochasticity st = stochasticity(r->in, r->weights);
       CHECK(st.doubly());
@@ -320,27 +317,19 @@ TEST_CASE("impossible topologies are refused and name the key", "[topology]") {
   p.nodes = 12;
   CHECK_THAT(key_of_error(p),
              Catch::StartsWith("kind: hypercube needs workers to be a power of 2"));
-  p.kind = "torus";
-  p.dims = {4, 3};
-  p.nodes = 16;
+  p = topology_params("torus", 16, {{"dims", {4, 3}}});
   CHECK_THAT(key_of_error(p), Catch::StartsWith("dims: product of dims must equal workers (16)"));
-  p.kind = "random-matching";
-  p.nodes = 7;
+  p = topology_params("random-matching", 7);
   CHECK_THAT(key_of_error(p), Catch::StartsWith("workers: random-matching needs an even number"));
-  p.kind = "random-regular";
-  p.degree = 3;
+  p = topology_params("random-regular", 7, {{"degree", 3}});
   CHECK_THAT(key_of_error(p), Catch::Contains("workers x degree must be even"));
-  p.nodes = 8;
-  p.degree = 8;
+  p = topology_params("random-regular", 8, {{"degree", 8}});
   CHECK_THAT(key_of_error(p), Catch::StartsWith("degree: must be in [1, workers - 1]"));
-  p.kind = "erdos-renyi";
-  p.nodes = 200;
-  p.p = 0.001;
+  p = topology_params("erdos-renyi", 200, {{"p", 0.001}});
   CHECK_THAT(key_of_error(p), Catch::StartsWith("p: erdos-renyi: no connected sample"));
-  p.kind = "small-world";
-  p.k = 3;
+  p = topology_params("small-world", 200, {{"k", 3}, {"p", 0.001}});
   CHECK_THAT(key_of_error(p), Catch::StartsWith("k: must be even"));
-  p.kind = "ring";
+  p = topology_params("ring", 200);
   p.weights = "laplacian";
   CHECK_THAT(key_of_error(p), Catch::StartsWith("weights: unknown weight rule"));
   p.kind = "moebius";
@@ -354,16 +343,12 @@ TEST_CASE("edge lists: comments, validation with file:line, connectivity", "[top
   const Graph g = read_edge_list(good.string(), 4);
   CHECK(g.edges() == 5);
   CHECK(degree_range(g).max == 3);
-  TopologyParams p;
-  p.kind = "edge-list";
-  p.nodes = 4;
-  p.path = good.string();
-  CHECK(describe(GraphSchedule::make(p)).diameter == 2);
+  CHECK(describe(GraphSchedule::make(topology_params("edge-list", 4, {{"path", good.string()}})))
+            .diameter == 2);
 
   const auto failure = [&](const std::string& name, const std::string& text, int n) {
-    p.path = write_file(name, text).string();
-    p.nodes = n;
-    return key_of_error(p);
+    return key_of_error(
+        topology_params("edge-list", n, {{"path", write_file(name, text).string()}}));
   };
   CHECK_THAT(failure("range.txt", "0 1\n1 4\n", 4),
              Catch::Contains("range.txt:2: node id 4 is out of range [0, 3]"));
@@ -377,8 +362,8 @@ TEST_CASE("edge lists: comments, validation with file:line, connectivity", "[top
   CHECK_THAT(failure("split.txt", "0 1\n2 3\n", 4), Catch::Contains("not connected"));
   CHECK_THAT(failure("isolated.txt", "0 1\n1 2\n", 4), Catch::Contains("not connected"));
   CHECK_THAT(failure("empty.txt", "# nothing\n", 4), Catch::Contains("no edges"));
-  p.path = "/nonexistent/edges.txt";
-  CHECK_THAT(key_of_error(p), Catch::StartsWith("path: cannot read edge list"));
+  CHECK_THAT(key_of_error(topology_params("edge-list", 4, {{"path", "/nonexistent/edges.txt"}})),
+             Catch::StartsWith("path: cannot read edge list"));
 }
 
 TEST_CASE("neighbourhoods of static kinds are the graph's, in and out", "[topology]") {

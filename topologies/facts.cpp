@@ -1,6 +1,7 @@
 #include "topologies/facts.hpp"
 
 #include "topologies/analysis.hpp"
+#include "topologies/registry.hpp"
 
 namespace dlsim::topo {
 
@@ -37,9 +38,15 @@ TopologyFacts describe(const GraphSchedule& s) {
   f.degree_min = degrees.min;
   f.degree_max = degrees.max;
   f.stochasticity = schedule_stochasticity(s);
-  if (s.kind() == "random-matching") {
+  if (s.period() == 0) {  // aperiodic: the kind knows its spectrum (random-matching)
+    const TopologyInfo& info = topology_info(s.kind());
     f.connected = true;
-    f.spectrum = random_matching_spectrum(s.nodes());
+    f.diameter_note = info.diameter_note;
+    if (info.spectrum) {
+      f.spectrum = info.spectrum(s.nodes());
+    } else {
+      f.spectrum.method = "not computed: no spectral method for this kind";
+    }
     return f;
   }
   const Graph united = s.period_union();

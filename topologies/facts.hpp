@@ -1,8 +1,8 @@
 // Everything `dlsim topology` prints and summary.json records about a topology
 // (DESIGN.md §9). For time-varying kinds, edges and degrees are those of one
 // round (round 0), `connected` and `diameter` those of the union of one period's
-// arcs (random-matching: the union over all rounds is the complete graph, which
-// is connected; its diameter is not reported), and the spectrum that of the
+// arcs (aperiodic kinds such as random-matching: the union over all rounds is the
+// complete graph, which is connected; its diameter is not reported), and the spectrum that of the
 // product of one period's matrices (spectrum.hpp). For directed kinds degrees are
 // out-degrees and `connected` means strongly connected.
 #pragma once
@@ -26,6 +26,7 @@ struct TopologyFacts {
   int degree_min = 0;
   int degree_max = 0;
   std::optional<int> diameter;
+  std::string diameter_note;  // why no diameter is reported (aperiodic kinds), or empty
   bool connected = false;
   std::string weights;
   Spectrum spectrum;

@@ -1,24 +1,26 @@
 // What the simulator sees of a topology: for round t, node i's out-neighbours
 // (it sends to them), in-neighbours (it receives from them) and mixing weights,
-// computed on demand, never for all rounds at once.
+// computed on demand, never for all rounds at once. Each kind builds its schedule
+// in its own file of topologies/kinds/ (registry.hpp):
 //
-//   static kinds         the same graph every round (period 1)
-//   one-peer-exponential with τ = ⌈log2 n⌉, round t: i → i + 2^(t mod τ) (mod n),
-//                        weights 1/2 self, 1/2 incoming (period τ); for n = 2^τ the
-//                        product of τ consecutive rounds is exactly (1/n)11ᵀ
-//                        (Assran et al., "Stochastic Gradient Push", ICML 2019;
-//                        Ying et al., "Exponential Graph is Provably Efficient", 2021)
-//   random-matching      round t: a uniformly random perfect matching drawn from
-//                        (seed, t) alone, pairs average with weight 1/2 (aperiodic:
+//   static kinds         the same graph every round (GraphSchedule::fixed, period 1)
+//   time-varying kinds   round t's arcs on demand (GraphSchedule::varying), e.g.
+//                        one-peer-exponential, i → i + 2^(t mod τ) (mod n) with
+//                        τ = ⌈log2 n⌉ (period τ; Assran et al., "Stochastic Gradient
+//                        Push", ICML 2019), and random-matching, a uniformly random
+//                        perfect matching drawn from (seed, t) alone (aperiodic:
 //                        period() = 0)
+//
 // Random kinds take the scenario's seed; see random_graphs.hpp for how it is used.
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,21 +47,32 @@ concept Topology = requires(const T& t, int node, std::int64_t round) {
   { t.neighborhood(node, round) } -> std::same_as<Neighborhood>;
 };
 
-/// The scenario's `topology` object, in topology terms.
+/// The keys of one kind (topologies/registry.hpp: TopologyInfo::read), typed. Each
+/// kind derives its own options from this.
+struct TopologyOptions {
+  virtual ~TopologyOptions() = default;
+};
+
+/// The scenario's `topology` object, in topology terms: the common fields and the
+/// options of the kind.
 struct TopologyParams {
   std::string kind = "ring";
   int nodes = 4;
-  std::vector<std::int64_t> dims;  // torus, grid
-  int degree = 3;                  // random-regular
-  double p = 0.1;                  // erdos-renyi, small-world
-  int k = 4;                       // small-world
-  std::string path;                // edge-list
   std::string weights = "metropolis";
   std::uint64_t seed = 1;
+  std::shared_ptr<const TopologyOptions> options;  // null: a kind without keys
+
+  /// The options as the kind's own type (a programming error when they are not).
+  template <class Options>
+  const Options& options_as() const {
+    const auto* typed = dynamic_cast<const Options*>(options.get());
+    if (!typed) throw std::logic_error("topology \"" + kind + "\": options of another kind");
+    return *typed;
+  }
 };
 
-/// Every kind `make_schedule` knows.
-const std::vector<std::string>& topology_kinds();
+/// Every registered kind, in name order (topologies/registry.hpp).
+std::vector<std::string> topology_kinds();
 
 /// One round's graph: arcs, their transpose, and the weights.
 struct RoundGraph {
@@ -70,8 +83,17 @@ struct RoundGraph {
 
 class GraphSchedule {
  public:
-  /// Builds the topology; impossible parameters throw TopologyError.
+  /// Builds the registered kind `params.kind` (topologies/registry.hpp); impossible
+  /// parameters throw TopologyError.
   static GraphSchedule make(const TopologyParams& params);
+
+  /// For the kinds' `make`: the same graph every round.
+  static GraphSchedule fixed(const TopologyParams& params, Graph graph);
+  /// For the kinds' `make`: round t's arcs are `arcs(t)`, asked for t in [0, period)
+  /// (period 0: aperiodic, any t >= 0); `united` is the union of one period's arcs.
+  static GraphSchedule varying(const TopologyParams& params, bool directed, std::int64_t period,
+                               std::function<Graph(std::int64_t)> arcs,
+                               std::function<Graph()> united);
 
   int nodes() const { return n_; }
   bool directed() const { return directed_; }
@@ -104,6 +126,8 @@ class GraphSchedule {
   WeightRule rule_ = WeightRule::metropolis;
   std::uint64_t seed_ = 1;
   std::shared_ptr<const RoundGraph> static_round_;
+  std::function<Graph(std::int64_t)> arcs_;  // time-varying kinds
+  std::function<Graph()> united_;            // time-varying kinds
   mutable std::shared_ptr<std::mutex> cache_mutex_ = std::make_shared<std::mutex>();
   mutable std::map<std::int64_t, std::shared_ptr<const RoundGraph>> cache_;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "models/objectives/cnn/layer_list.hpp"
 #include "sim/algorithms/registry.hpp"
 #include "sim/engine/units.hpp"
+
+namespace dlsim::topo {
+struct TopologyOptions;  // topologies/schedule.hpp
+}  // namespace dlsim::topo
 
 namespace dlsim::sim {
 
@@ -120,13 +125,10 @@ struct AlgorithmSpec {
 };
 
 struct TopologySpec {
-  std::string kind = "ring";           // see topo::topology_kinds()
-  std::vector<std::int64_t> dims;      // torus, grid
-  std::int64_t degree = 3;             // random-regular
-  double p = 0.1;                      // erdos-renyi, small-world
-  std::int64_t k = 4;                  // small-world
-  std::string path;                    // edge-list
+  std::string kind = "ring";           // a registered kind (topologies/registry.hpp)
   std::string weights = "metropolis";  // metropolis | uniform | max-degree
+  /// The kind's own keys, read by the kind (TopologyInfo::read); null when it has none.
+  std::shared_ptr<const topo::TopologyOptions> options;
 };
 
 struct NodeNicSpec {

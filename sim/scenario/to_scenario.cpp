@@ -45,7 +45,7 @@ Scenario to_scenario(const json& resolved) {
   } catch (const std::invalid_argument& e) {
     throw InputError("scenario", std::string("not a resolved scenario: ") + e.what());
   }
-  check_lattice_dims(s);
+  check_topology_kind(s);
   check_compute(s);
   check_network(s);
   check_algorithm(s);

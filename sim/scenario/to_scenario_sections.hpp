@@ -32,9 +32,10 @@ void read_model(const nlohmann::json& j, ModelSpec& m);
 void read_algorithm(const nlohmann::json& j, AlgorithmSpec& a);
 void check_algorithm(const Scenario& s);
 
-// to_scenario_topology.cpp: lattice sizes; the graph against the algorithm.
+// to_scenario_topology.cpp: the kind's own checks (lattice sizes); the graph against
+// the algorithm.
 void read_topology(const nlohmann::json& j, TopologySpec& t);
-void check_lattice_dims(const Scenario& s);
+void check_topology_kind(const Scenario& s);
 void check_topology(const Scenario& s);
 
 // to_scenario_network.cpp: node and link ids, scheduled changes and outages.

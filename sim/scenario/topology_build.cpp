@@ -33,22 +33,21 @@ topo::TopologyParams topology_params(const Scenario& s) {
   topo::TopologyParams p;
   p.kind = s.topology.kind;
   p.nodes = int(s.workers);
-  p.dims = s.topology.dims;
-  p.degree = int(s.topology.degree);
-  p.p = s.topology.p;
-  p.k = int(s.topology.k);
-  p.path = s.topology.path;
   p.weights = s.topology.weights;
   p.seed = stream_seed(s.seed, "topology");
+  p.options = s.topology.options;
   return p;
+}
+
+std::string topology_error_path(const topo::TopologyError& e) {
+  return e.key() == "workers" ? std::string("workers") : "topology." + e.key();
 }
 
 topo::GraphSchedule build_topology(const Scenario& s) {
   try {
     return topo::GraphSchedule::make(topology_params(s));
   } catch (const topo::TopologyError& e) {
-    throw InputError(e.key() == "workers" ? std::string("workers") : "topology." + e.key(),
-                     e.what());
+    throw InputError(topology_error_path(e), e.what());
   }
 }
 

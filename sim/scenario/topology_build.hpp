@@ -11,10 +11,14 @@
 #include "sim/scenario/scenario.hpp"
 #include "topologies/facts.hpp"
 #include "topologies/schedule.hpp"
+#include "topologies/topology_error.hpp"
 
 namespace dlsim::sim {
 
 topo::TopologyParams topology_params(const Scenario& s);
+
+/// Where a TopologyError is reported: `topology.<key>`, or `workers`.
+std::string topology_error_path(const topo::TopologyError& e);
 
 /// Builds the topology; impossible parameters throw InputError (`topology.dims`,
 /// `topology.path`, `workers`, ...).

@@ -41,8 +41,8 @@ void print_table(const topo::TopologyFacts& f, const nlohmann::json& j) {
   row("degree_min", std::to_string(f.degree_min) + (f.directed ? " (out-degree)" : ""));
   row("degree_max", std::to_string(f.degree_max) + (f.directed ? " (out-degree)" : ""));
   std::string diameter = number_or_dash(j["diameter"]);
-  if (f.kind == "random-matching") {
-    diameter += " (a fresh matching every round)";
+  if (!f.diameter_note.empty()) {
+    diameter += " (" + f.diameter_note + ")";
   } else if (!f.diameter) {
     diameter += " (exact computation too costly at this size)";
   } else if (f.time_varying) {
