@@ -13,6 +13,7 @@
 
 #include "network_helpers.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
+#include "topologies/registry.hpp"
 #include "topologies/schedule.hpp"
 
 using namespace dlsim;
@@ -24,11 +25,8 @@ using sim::Task;
 namespace {
 
 topo::GraphSchedule graph(const std::string& kind, int n, const std::string& weights = "") {
-  topo::TopologyParams p;
-  p.kind = kind;
-  p.nodes = n;
-  if (!weights.empty()) p.weights = weights;
-  return topo::GraphSchedule::make(p);
+  return topo::GraphSchedule::make(topo::topology_params(
+      kind, n, nlohmann::json::object(), 1, weights.empty() ? std::string("metropolis") : weights));
 }
 
 sim::Bits bits_of(int round, int src, int dst = 0) {
@@ -81,11 +79,9 @@ TEST_CASE("a gossip round delivers every in-neighbour's message of the round", "
         Case{"one-peer-exponential", false}, Case{"random-matching", true}, Case{"torus", true}}) {
     INFO(c.kind << (c.each ? " send_each" : " exchange"));
     const int n = c.kind == "torus" ? 9 : 8;
-    topo::TopologyParams p;
-    p.kind = c.kind;
-    p.nodes = n;
-    if (c.kind == "torus") p.dims = {3, 3};
-    const topo::GraphSchedule g = topo::GraphSchedule::make(p);
+    const nlohmann::json keys =
+        c.kind == "torus" ? nlohmann::json{{"dims", {3, 3}}} : nlohmann::json::object();
+    const topo::GraphSchedule g = topo::GraphSchedule::make(topo::topology_params(c.kind, n, keys));
     test::NetworkCluster cluster(n, sim::Sharing::fair);
     int checked = 0;
     for (int i = 0; i < n; ++i)
