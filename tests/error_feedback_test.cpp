@@ -138,11 +138,10 @@ TEST_CASE("factory: kinds, options and properties") {
   CHECK_FALSE(
       chain({{"kind", "lpc"}, {"clip", {{"kind", "fixed"}, {"value", 1}}}}, {5})->unbiased());
   CHECK_FALSE(chain({{"kind", "terngrad"}}, {5})->unbiased());
-  const auto lpc =
-      quantizer_of({{"kind", "lpc"},
-                    {"bits", 6},
-                    {"clip", {{"kind", "adaptive"}, {"factor", 1.5}, {"decay", 0.8}}},
-                    {"bucket", 32}});
+  const auto lpc = quantizer_of({{"kind", "lpc"},
+                                 {"bits", 6},
+                                 {"clip", {{"kind", "adaptive"}, {"factor", 1.5}, {"decay", 0.8}}},
+                                 {"bucket", 32}});
   CHECK(lpc.levels == 31);
   CHECK(lpc.clip == ClipRule::adaptive);
   CHECK(lpc.clip_value == 1.5);
