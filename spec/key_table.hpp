@@ -10,7 +10,9 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -234,6 +236,34 @@ inline nlohmann::json lookup(const nlohmann::json& root, std::initializer_list<c
 /// A string key that names a kind, with its default.
 inline Key kind_key(std::string name, nlohmann::json fallback, std::string doc) {
   return defaulted(std::move(name), string(), std::move(fallback), std::move(doc));
+}
+
+/// The key called `name` in `keys`, or null.
+inline const Key* find_key(const std::vector<Key>& keys, std::string_view name) {
+  for (const Key& k : keys) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+/// The value of key `name` in `object` when given, else that key's default (its
+/// `fallback`; null for an optional key): reads resolved objects and partial ones (tests)
+/// alike, so that a default lives only in its key. `name` must be one of `keys`.
+inline nlohmann::json value_or_default(const nlohmann::json& object, const std::vector<Key>& keys,
+                                       const std::string& name) {
+  if (object.is_object() && object.contains(name)) return object[name];
+  const Key* key = find_key(keys, name);
+  if (!key) throw std::logic_error("no key \"" + name + "\" in the key list");
+  return key->fallback;
+}
+
+/// Whether `x` (in SI base units) lies within the bounds of `value`.
+inline bool within_bounds(const Value& value, double x) {
+  const bool low_ok =
+      !value.min || (value.min->inclusive ? x >= value.min->value : x > value.min->value);
+  const bool high_ok =
+      !value.max || (value.max->inclusive ? x <= value.max->value : x < value.max->value);
+  return low_ok && high_ok;
 }
 
 }  // namespace dlsim::spec

@@ -24,6 +24,14 @@ std::unique_ptr<Compressor> chain(const json& options, std::vector<Eigen::Index>
   return build_compressor(parse_compressor(options), sizes);
 }
 
+// The typed options of a stochastic-quantizer kind (qsgd, lpc, terngrad).
+QuantizerOptions quantizer_of(const json& options) {
+  const auto config = parse_compressor(options);
+  const auto* typed = dynamic_cast<const QuantizerKindOptions*>(config.options.get());
+  REQUIRE(typed);
+  return typed->quantizer;
+}
+
 }  // namespace
 
 TEST_CASE("error feedback: e' = e + v - C(e + v) exactly, and the message is C's") {
@@ -130,18 +138,17 @@ TEST_CASE("factory: kinds, options and properties") {
   CHECK_FALSE(
       chain({{"kind", "lpc"}, {"clip", {{"kind", "fixed"}, {"value", 1}}}}, {5})->unbiased());
   CHECK_FALSE(chain({{"kind", "terngrad"}}, {5})->unbiased());
-  const auto lpc =
-      parse_compressor({{"kind", "lpc"},
-                        {"bits", 6},
-                        {"clip", {{"kind", "adaptive"}, {"factor", 1.5}, {"decay", 0.8}}},
-                        {"bucket", 32}});
-  CHECK(lpc.quantizer.levels == 31);
-  CHECK(lpc.quantizer.clip == ClipRule::adaptive);
-  CHECK(lpc.quantizer.clip_value == 1.5);
-  CHECK(lpc.quantizer.decay == 0.8);
-  CHECK(lpc.quantizer.bucket == 32);
-  CHECK(parse_compressor({{"kind", "lpc"}, {"clip", "std"}}).quantizer.clip_value == 2.5);
-  CHECK(parse_compressor({{"kind", "lpc"}, {"bits", "auto"}}).quantizer.levels == 0);
+  const auto lpc = quantizer_of({{"kind", "lpc"},
+                                 {"bits", 6},
+                                 {"clip", {{"kind", "adaptive"}, {"factor", 1.5}, {"decay", 0.8}}},
+                                 {"bucket", 32}});
+  CHECK(lpc.levels == 31);
+  CHECK(lpc.clip == ClipRule::adaptive);
+  CHECK(lpc.clip_value == 1.5);
+  CHECK(lpc.decay == 0.8);
+  CHECK(lpc.bucket == 32);
+  CHECK(quantizer_of({{"kind", "lpc"}, {"clip", "std"}}).clip_value == 2.5);
+  CHECK(quantizer_of({{"kind", "lpc"}, {"bits", "auto"}}).levels == 0);
   // bits exactly as ALGORITHMS.md §1 for d = 1000
   CHECK(chain({{"kind", "none"}}, {1000})->bits_for(1000) == 32000);
   CHECK(chain({{"kind", "fp16"}}, {1000})->bits_for(1000) == 16000);

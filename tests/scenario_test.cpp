@@ -71,8 +71,12 @@ TEST_CASE("the typed scenario of an empty document", "[scenario]") {
   CHECK(s.algorithm.collective == "parameter-server");
   CHECK(s.algorithm.batch_size == 32);
   CHECK(s.algorithm.compressor.kind == "none");
-  CHECK(s.algorithm.compressor.options ==
+  CHECK(s.resolved["algorithm"]["compressor"] ==
         json::parse(R"({"kind":"none","error_feedback":false,"per_tensor":true})"));
+  CHECK_FALSE(s.algorithm.compressor.error_feedback);
+  CHECK(s.algorithm.compressor.per_tensor);
+  REQUIRE(s.algorithm.compressor.options);
+  CHECK(s.algorithm.compressor.options->build()->bits_for(10) == 320);  // fp32
   CHECK_FALSE(s.decentralized());
   CHECK(s.network.latency.ps == 10'000'000);
   CHECK(s.network.bandwidth == 10e9);

@@ -87,4 +87,15 @@ void Fp16Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
+namespace {
+
+const CompressorRegistration registered{{
+    .name = "fp16",
+    .doc = "IEEE half, round to nearest even, saturating at +-65504: 16d bits. All-reducible.",
+    .bits = "16d",
+    .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<Fp16Compressor>>(); },
+}};
+
+}  // namespace
+
 }  // namespace dlsim::models

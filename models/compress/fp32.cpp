@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/compress/compressor.hpp"
+#include "models/compress/registry.hpp"
 
 namespace dlsim::models {
 
@@ -45,5 +46,16 @@ void Fp32Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
     out(k) = double(value);
   }
 }
+
+namespace {
+
+const CompressorRegistration registered{{
+    .name = "none",
+    .doc = "Uncompressed fp32: 32d bits. All-reducible.",
+    .bits = "32d",
+    .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<Fp32Compressor>>(); },
+}};
+
+}  // namespace
 
 }  // namespace dlsim::models

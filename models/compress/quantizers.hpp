@@ -13,6 +13,7 @@
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
+#include "models/compress/registry.hpp"
 
 namespace dlsim::models {
 
@@ -110,5 +111,20 @@ static_assert(check_compressor<StochasticQuantizer>());
 
 /// ⌈√n⌉ computed exactly in integers.
 std::int64_t ceil_sqrt(std::int64_t n);
+
+/// The typed options of qsgd, lpc and terngrad (registered in qsgd.cpp, lpc.cpp,
+/// terngrad.cpp): a StochasticQuantizer setting.
+class QuantizerKindOptions final : public CompressorOptions {
+ public:
+  explicit QuantizerKindOptions(QuantizerOptions quantizer) : quantizer(quantizer) {}
+  std::unique_ptr<Compressor> build() const override {
+    return std::make_unique<StochasticQuantizer>(quantizer);
+  }
+  QuantizerOptions quantizer;
+};
+
+/// The `bucket` key of qsgd and lpc, and its value (0: absent, the whole message).
+spec::Key bucket_key();
+std::int64_t read_bucket(const nlohmann::json& object);
 
 }  // namespace dlsim::models

@@ -91,4 +91,29 @@ void RandomKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) con
     out(i) = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
 }
 
+namespace {
+
+std::vector<spec::Key> keys() {
+  return sparsity_keys() +
+         std::vector<spec::Key>{spec::defaulted("unbiased", spec::boolean(), false,
+                                                "Scale the values by d/k (unbiased).")};
+}
+
+const CompressorRegistration registered{{
+    .name = "random-k",
+    .doc = "k uniformly random coordinates; a 64-bit seed is sent instead of the indices: "
+           "32k + 64 bits.",
+    .bits = "32k + 64",
+    .keys = keys(),
+    .read =
+        [](const nlohmann::json& j) {
+          const SparsityOptions sparsity = read_sparsity(j);
+          return std::make_shared<SparsifierOptions>(SparsifierOptions::Kind::random_k, sparsity,
+                                                     read_key(j, keys(), "unbiased").get<bool>());
+        },
+    .example = {{"k", 1}},
+}};
+
+}  // namespace
+
 }  // namespace dlsim::models

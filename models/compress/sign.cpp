@@ -63,4 +63,15 @@ void SignCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
+namespace {
+
+const CompressorRegistration registered{{
+    .name = "sign",
+    .doc = "Scaled sign: (||v||_1/d) sgn(v), sgn(0) = +1: 32 + d bits.",
+    .bits = "32 + d",
+    .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<SignCompressor>>(); },
+}};
+
+}  // namespace
+
 }  // namespace dlsim::models

@@ -17,6 +17,7 @@
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
+#include "models/compress/registry.hpp"
 
 namespace dlsim::models {
 
@@ -81,5 +82,26 @@ std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, s
 /// The same into `indices`, with `bitmap` as scratch (both keep their memory).
 void random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k,
                       std::vector<std::int64_t>& indices, std::vector<std::uint64_t>& bitmap);
+
+/// The keys `ratio` and `k` of top-k and random-k (give exactly one).
+std::vector<spec::Key> sparsity_keys();
+/// Reads ratio xor k. Throws CompressorConfigError.
+SparsityOptions read_sparsity(const nlohmann::json& object);
+
+/// The typed options of top-k (top_k.cpp) and random-k (random_k.cpp).
+class SparsifierOptions final : public CompressorOptions {
+ public:
+  enum class Kind { top_k, random_k };
+  SparsifierOptions(Kind kind, SparsityOptions sparsity, bool scale_unbiased)
+      : kind(kind), sparsity(sparsity), scale_unbiased(scale_unbiased) {}
+  std::unique_ptr<Compressor> build() const override;
+  /// k ≤ d, and k only without per-tensor slices.
+  void check_dimensions(const std::vector<Eigen::Index>& tensor_sizes,
+                        bool per_tensor) const override;
+
+  Kind kind;
+  SparsityOptions sparsity;
+  bool scale_unbiased = false;  // random-k
+};
 
 }  // namespace dlsim::models

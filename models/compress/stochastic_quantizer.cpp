@@ -270,4 +270,15 @@ void StochasticQuantizer::decode(const Encoded& message, Eigen::VectorXd& out) c
   }
 }
 
+spec::Key bucket_key() {
+  return spec::optional("bucket", spec::integer().ge(1),
+                        "Coordinates per bucket, each with its own 32-bit range (absent: the "
+                        "whole message or tensor is one bucket).");
+}
+
+std::int64_t read_bucket(const nlohmann::json& j) {
+  const nlohmann::json bucket = read_key(j, {bucket_key()}, "bucket");
+  return bucket.is_null() ? 0 : bucket.get<std::int64_t>();
+}
+
 }  // namespace dlsim::models

@@ -133,4 +133,67 @@ void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
+std::vector<spec::Key> sparsity_keys() {
+  using namespace spec;
+  return {
+      optional("ratio", number().ge(0).lt(1),
+               "Fraction of coordinates dropped: k = max(1, round(d(1 - ratio))). Give "
+               "ratio or k."),
+      optional("k", integer().ge(1),
+               "Coordinates kept (at most the model's parameters; not with per_tensor on a "
+               "model with several tensors). Give ratio or k."),
+  };
+}
+
+SparsityOptions read_sparsity(const nlohmann::json& j) {
+  const std::vector<spec::Key> keys = sparsity_keys();
+  const nlohmann::json ratio = read_key(j, keys, "ratio"), k = read_key(j, keys, "k");
+  if (ratio.is_null() == k.is_null())
+    throw CompressorConfigError(ratio.is_null() ? "ratio" : "k",
+                                "give exactly one of ratio (fraction dropped) and k (kept)");
+  SparsityOptions s;
+  if (!ratio.is_null()) {
+    s.ratio = ratio.get<double>();
+  } else {
+    s.k = k.get<std::int64_t>();
+  }
+  return s;
+}
+
+std::unique_ptr<Compressor> SparsifierOptions::build() const {
+  if (kind == Kind::top_k) return std::make_unique<TopKCompressor>(sparsity);
+  return std::make_unique<RandomKCompressor>(sparsity, scale_unbiased);
+}
+
+void SparsifierOptions::check_dimensions(const std::vector<Eigen::Index>& sizes,
+                                         bool per_tensor) const {
+  Eigen::Index total = 0;
+  for (const auto size : sizes) total += size;
+  if (sparsity.k > 0 && per_tensor && sizes.size() > 1)
+    throw CompressorConfigError(
+        "k", "k counts coordinates of the whole message, but per_tensor splits it into " +
+                 std::to_string(sizes.size()) + " tensors; give ratio, or set per_tensor false");
+  if (sparsity.k > total)
+    throw CompressorConfigError("k", std::to_string(sparsity.k) + " exceeds the model's " +
+                                         std::to_string(total) + " parameters");
+}
+
+namespace {
+
+const CompressorRegistration registered{{
+    .name = "top-k",
+    .doc = "The k largest |v_i| (ties: lower index first), as ascending indices and fp32 "
+           "values: k(32 + ceil(log2 d)) bits.",
+    .bits = "k(32 + ceil(log2 d))",
+    .keys = sparsity_keys(),
+    .read =
+        [](const nlohmann::json& j) {
+          return std::make_shared<SparsifierOptions>(SparsifierOptions::Kind::top_k,
+                                                     read_sparsity(j), false);
+        },
+    .example = {{"k", 1}},
+}};
+
+}  // namespace
+
 }  // namespace dlsim::models

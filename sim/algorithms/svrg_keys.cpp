@@ -1,7 +1,6 @@
 // svrg_keys.hpp: the SVRG family's shared keys and checks.
 #include "sim/algorithms/svrg_keys.hpp"
 
-#include "models/compress/factory.hpp"
 #include "sim/algorithms/centralized.hpp"
 #include "sim/scenario/compressor_keys.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -18,9 +17,9 @@ std::vector<Key> svrg_keys() {
                "Inner steps per epoch (absent: floor(train samples / (workers * batch_size)), "
                "one pass over a shard; required for models without data, whose snapshot "
                "gradient costs epoch_length batch gradients)."),
-      optional("downlink_compressor", object(compressor_object()),
-               "parameter-server only: compression of the aggregate the server sends back "
-               "(absent: fp32, 32 bits per coordinate)."),
+      compressor_key("downlink_compressor",
+                     "parameter-server only: compression of the aggregate the server sends "
+                     "back (absent: fp32, 32 bits per coordinate)."),
   };
 }
 
@@ -42,11 +41,6 @@ void check_svrg_family(const Scenario& s) {
       throw InputError(
           "algorithm.downlink_compressor",
           "only a parameter server sends a downlink; collective is \"" + a.collective + "\"");
-    }
-    try {
-      (void)models::parse_compressor(a.downlink_compressor->options);
-    } catch (const models::CompressorConfigError& e) {
-      throw InputError("algorithm.downlink_compressor." + e.key(), e.what());
     }
   }
   if (!a.epoch_length && s.data.source == "none") {

@@ -73,10 +73,11 @@ struct Training {
   }
 };
 
-/// Builds the compressor chain of `algorithm.compressor` for a model with these tensor
-/// sizes (models/compress/factory.hpp): one instance per message stream, since some
-/// compressors keep state (error feedback's residual, lpc's adaptive range). Throws
-/// InputError (path `algorithm.compressor.<key>`) for bad options, e.g. k > d.
+/// Builds the compressor chain of a compressor read at load (`algorithm.compressor`,
+/// `algorithm.downlink_compressor`) for a model with these tensor sizes
+/// (models/compress/factory.hpp): one instance per message stream, since some
+/// compressors keep state (error feedback's residual, lpc's adaptive range). The sizes
+/// were checked at run start (k <= d, sim/run/prepare.cpp).
 std::unique_ptr<models::Compressor> make_compressor(const CompressorSpec& spec,
                                                     const std::vector<models::Index>& tensor_sizes);
 

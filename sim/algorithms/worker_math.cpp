@@ -12,13 +12,7 @@ namespace dlsim::sim {
 
 std::unique_ptr<models::Compressor> make_compressor(
     const CompressorSpec& spec, const std::vector<models::Index>& tensor_sizes) {
-  try {
-    const models::CompressorConfig config = models::parse_compressor(spec.options);
-    models::check_dimensions(config, tensor_sizes);
-    return models::build_compressor(config, tensor_sizes);
-  } catch (const models::CompressorConfigError& e) {
-    throw InputError("algorithm.compressor." + e.key(), e.what());
-  }
+  return models::build_compressor(spec, tensor_sizes);
 }
 
 WorkerMath::WorkerMath(Training& training, int id)

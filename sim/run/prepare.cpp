@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "models/compress/factory.hpp"
 #include "models/data/labels.hpp"
 #include "models/data/sources.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
@@ -204,6 +205,16 @@ std::unique_ptr<models::Objective> make_objective(const Scenario& s,
   throw InputError("model.kind", "unsupported model \"" + m.kind + "\"");
 }
 
+// k <= d and k with per-tensor slices, for the model's tensors; errors at `path`.<key>.
+void check_compressor_dimensions(const CompressorSpec& compressor, const std::string& path,
+                                 const std::vector<models::Index>& tensor_sizes) {
+  try {
+    models::check_dimensions(compressor, tensor_sizes);
+  } catch (const models::CompressorConfigError& e) {
+    throw InputError(path + "." + e.key(), e.what());
+  }
+}
+
 }  // namespace
 
 PreparedRun prepare(Scenario scenario) {
@@ -240,7 +251,11 @@ PreparedRun prepare(Scenario scenario) {
   check_model_memory(s, p.objective->dimension(), node_count(s));
   // Compressor options that depend on the model's size (k <= d per tensor) are checked
   // here, before anything is written; throws InputError.
-  (void)make_compressor(s.algorithm.compressor, p.objective->tensor_sizes());
+  check_compressor_dimensions(s.algorithm.compressor, "algorithm.compressor",
+                              p.objective->tensor_sizes());
+  if (s.algorithm.downlink_compressor)
+    check_compressor_dimensions(*s.algorithm.downlink_compressor, "algorithm.downlink_compressor",
+                                p.objective->tensor_sizes());
 
   if (s.stop.iterations) p.max_iterations = *s.stop.iterations;
   if (s.stop.epochs && p.train_samples > 0) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/compress/factory.hpp"
 #include "models/objectives/cnn/layer_list.hpp"
 #include "sim/algorithms/registry.hpp"
 #include "sim/engine/units.hpp"
@@ -80,11 +81,9 @@ struct ModelSpec {
   SimTime compute_time{};
 };
 
-struct CompressorSpec {
-  std::string kind = "none";
-  bool error_feedback = false;
-  nlohmann::json options = nlohmann::json::object();  // the resolved compressor object
-};
+/// A compressor, read once when the scenario is loaded: kind, error_feedback, per_tensor
+/// and the kind's typed options (models/compress/factory.hpp).
+using CompressorSpec = models::CompressorConfig;
 
 struct AlgorithmSpec {
   std::string kind;  // a registered algorithm (sim/algorithms/registry.hpp)

@@ -70,8 +70,13 @@ Object algorithm_section() {
                "steps derive from L and sigma, accepts only constant without warmup."),
   };
   std::vector<Variant> variants;
-  for (const AlgorithmInfo* info : AlgorithmRegistry::instance().all())
-    variants.push_back({info->name, info->doc, info->keys});
+  for (const AlgorithmInfo* info : AlgorithmRegistry::instance().all()) {
+    std::vector<Key> keys = info->keys;
+    for (Key& key : keys) {
+      if (is_compressor_key(key)) key.value = object(compressor);
+    }
+    variants.push_back({info->name, info->doc, std::move(keys)});
+  }
   return with_kinds(kind_key("kind", "sgd", "The distributed training algorithm."), common,
                     std::move(variants));
 }

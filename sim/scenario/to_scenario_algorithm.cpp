@@ -17,12 +17,21 @@ using nlohmann::json;
 
 namespace {
 
-// The compressor object's own checks (models/compress/factory.cpp), plus k <= d when the
-// scenario states the dimension (profile parameters; least-squares on synthetic data);
-// otherwise k <= d is checked when the run builds its compressors.
+// The compressor object, read once into its typed config (models/compress/factory.hpp);
+// errors at `path`.<key>.
+CompressorSpec read_compressor(const json& j, const std::string& path) {
+  try {
+    return models::parse_compressor(j);
+  } catch (const models::CompressorConfigError& e) {
+    throw InputError(path + "." + e.key(), e.what());
+  }
+}
+
+// k <= d when the scenario states the dimension (profile parameters; least-squares on
+// synthetic data); otherwise k <= d is checked at run start (sim/run/prepare.cpp).
 void check_compressor(const Scenario& s) {
   try {
-    const auto config = models::parse_compressor(s.algorithm.compressor.options);
+    const CompressorSpec& config = s.algorithm.compressor;
     std::optional<std::int64_t> d;
     if (s.model.kind == "profile") d = s.model.parameters;
     if (s.model.kind == "least-squares" && s.data.source == "synthetic-regression")
@@ -87,19 +96,15 @@ void read_algorithm(const json& j, AlgorithmSpec& a) {
   a.nesterov = j.at("nesterov").get<bool>();
   a.weight_decay = j.at("weight_decay").get<double>();
   if (j.contains("collective")) a.collective = j.at("collective").get<std::string>();
-  a.compressor.kind = j.at("compressor").at("kind").get<std::string>();
-  a.compressor.error_feedback = j.at("compressor").at("error_feedback").get<bool>();
-  a.compressor.options = j.at("compressor");
+  a.compressor = read_compressor(j.at("compressor"), "algorithm.compressor");
   // the SVRG family (keys present only for its kinds)
   if (j.contains("epoch_length")) a.epoch_length = j.at("epoch_length").get<std::int64_t>();
   if (j.contains("snapshot")) a.snapshot = j.at("snapshot").get<std::string>();
   if (j.contains("quantize")) a.quantize = j.at("quantize").get<std::string>();
   if (j.contains("quantize_snapshot")) a.quantize_snapshot = j.at("quantize_snapshot").get<bool>();
-  if (j.contains("downlink_compressor")) {
-    const json& down = j.at("downlink_compressor");
-    a.downlink_compressor = CompressorSpec{down.at("kind").get<std::string>(),
-                                           down.at("error_feedback").get<bool>(), down};
-  }
+  if (j.contains("downlink_compressor"))
+    a.downlink_compressor =
+        read_compressor(j.at("downlink_compressor"), "algorithm.downlink_compressor");
   if (j.contains("sigma")) a.sigma = j.at("sigma").get<double>();
   if (j.contains("L")) a.L = j.at("L").get<double>();
   if (j.contains("option")) a.option = j.at("option").get<std::string>();
