@@ -12,6 +12,8 @@
 // exactly where its conditions do, and give the simulated ring's times and totals.
 #include <catch2/catch.hpp>
 
+#include "models/compress/factory.hpp"
+
 #include <memory>
 #include <vector>
 
@@ -211,7 +213,7 @@ TEST_CASE("parameter server: a reply and a downlink compressor replace the mean 
   const int n = 4, d = 16;
   Bench b(cluster(n, d, "parameter-server"));
   sim::ParameterServer::Options options;
-  options.downlink = sim::CompressorSpec{"fp16", false, json{{"kind", "fp16"}}};
+  options.downlink = dlsim::models::parse_compressor(json{{"kind", "fp16"}});
   Vector model = Vector::Zero(d);  // as SGD's server: x ← x − mean, sent instead of the mean
   std::vector<std::uint64_t> rounds;
   options.reply = [&](std::uint64_t round, Vector& mean) -> const Vector& {
@@ -351,7 +353,7 @@ TEST_CASE("ring all-reduce: exact_for holds exactly where the lockstep shortcut 
   auto options = [&](const std::string& compressor = "none", bool ef = false) {
     sim::RingAllReduce::Options o;
     o.compressor =
-        sim::CompressorSpec{compressor, ef, json{{"kind", compressor}, {"error_feedback", ef}}};
+        dlsim::models::parse_compressor(json{{"kind", compressor}, {"error_feedback", ef}});
     o.compute_per_round = batch;
     return o;
   };
@@ -399,7 +401,7 @@ TEST_CASE("ring all-reduce: the shortcut gives the simulated ring's times, total
     json doc = cluster(c.n, c.d, "ring-allreduce", true);
     doc["algorithm"]["compressor"] = {{"kind", c.compressor}};
     sim::RingAllReduce::Options o;
-    o.compressor = sim::CompressorSpec{c.compressor, false, json{{"kind", c.compressor}}};
+    o.compressor = dlsim::models::parse_compressor(json{{"kind", c.compressor}});
     o.compute_per_round = dlsim::models::ComputeCost{0, kCompute};
     auto no_math = [](int, int) { return Vector(); };
     const int rounds = 3;
