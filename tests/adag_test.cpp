@@ -1,6 +1,6 @@
 // AdaG-SGD's consensus step against a hand computation on two nodes (complete graph,
 // w = 1/2, one coordinate, compressor none, zero gradients). With δ = x_1 − x_2 both
-// nodes see |r| = |δ|/2, so in round k ≥ 1 (ALGORITHMS.md §3):
+// nodes see |r| = |δ|/2, so in round k ≥ 1 (docs/algorithms.md §3):
 //   v_k = β v_{k−1} + (1 − β) δ²/4;  v̂ = v_k / (1 − β^k);  γ_k = min(γ/(√v̂ + ε), 1);
 //   δ ← (1 − γ_k) δ,  and the consensus distance is δ²/4.
 // Round 0 only sends the first copies; the metrics row after round k+1 shows δ_k.

@@ -8,7 +8,7 @@
 //   - CHOCO-gossip with top-k contracts the consensus distance linearly (Koloskova et
 //     al. 2019, Theorem 2): the second half of the run contracts about as much as the
 //     first, down to 1e-12 with no floor;
-//   - one-peer-exponential averages exactly in log2(n) rounds (ALGORITHMS.md §4);
+//   - one-peer-exponential averages exactly in log2(n) rounds (docs/algorithms.md §4);
 //   - every CHOCO message is one top-k encoding: bits = messages · k(32 + ⌈log2 d⌉).
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Whole training rounds against closed forms (DESIGN.md §7), through the same path as
+// Whole training rounds against closed forms (docs/design.md §7), through the same path as
 // `dlsim run`, with `profile` models (no math: P parameters, compute time c per batch).
 // S = 32P + H bits per full message, α latency, β bandwidth, n workers, K iterations.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // Compression through the runner: bits_total and bytes_wire count exactly the encoded
-// messages (ALGORITHMS.md §1 sizes times transfers), the receivers use the decoded
+// messages (docs/algorithms.md §1 sizes times transfers), the receivers use the decoded
 // vectors (training with a compressor differs from, but still approaches, fp32 training),
 // profile models are charged bits_for(d), and the scenario refuses what cannot work.
 #include <catch2/catch.hpp>

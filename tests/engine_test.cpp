@@ -1,4 +1,4 @@
-// The event engine (DESIGN.md §6): integer picosecond time, FIFO tie-break at equal
+// The event engine (docs/design.md §6): integer picosecond time, FIFO tie-break at equal
 // times, coroutine processes with nested tasks and exceptions, run(until), stop(),
 // independent engines, and deterministic random streams.
 #include <catch2/catch.hpp>

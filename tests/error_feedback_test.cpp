@@ -149,7 +149,7 @@ TEST_CASE("factory: kinds, options and properties") {
   CHECK(lpc.bucket == 32);
   CHECK(quantizer_of({{"kind", "lpc"}, {"clip", "std"}}).clip_value == 2.5);
   CHECK(quantizer_of({{"kind", "lpc"}, {"bits", "auto"}}).levels == 0);
-  // bits exactly as ALGORITHMS.md §1 for d = 1000
+  // bits exactly as docs/algorithms.md §1 for d = 1000
   CHECK(chain({{"kind", "none"}}, {1000})->bits_for(1000) == 32000);
   CHECK(chain({{"kind", "fp16"}}, {1000})->bits_for(1000) == 16000);
   CHECK(chain({{"kind", "sign"}}, {1000})->bits_for(1000) == 1032);

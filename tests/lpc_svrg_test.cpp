@@ -1,7 +1,7 @@
 // LPC-SVRG through the runner (sim/algorithms/svrg.cpp): with 4-bit lpc messages it still
 // converges linearly to the least-squares optimum (the quantization error shrinks with
 // the variance-reduced message), runs are reproducible bit for bit, and the bits counted
-// are messages × the encoded sizes of ALGORITHMS.md §1.1.
+// are messages × the encoded sizes of docs/algorithms.md §1.1.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The network model against closed forms (DESIGN.md §7): a lone message takes
+// The network model against closed forms (docs/design.md §7): a lone message takes
 // α + (P+H)/β; n simultaneous messages into one ingress finish together at
 // α + n(P+H)/β (fair) or one after another (fifo); fluid rates are recomputed when a
 // transfer starts; a slow port limits only its own flows (fair) but holds up the

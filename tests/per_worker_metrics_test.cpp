@@ -58,7 +58,7 @@ TEST_CASE("workers.csv of a consensus run matches the starting vectors and the d
   const auto distance = by_worker(csv, "consensus_distance");
   REQUIRE(loss.size() == 3 * n);  // points 0, 5, 10
 
-  // the starting vectors, drawn as the consensus model does (DESIGN.md §4)
+  // the starting vectors, drawn as the consensus model does (docs/design.md §4)
   auto rng = dlsim::sim::make_rng(7, "consensus-starts");
   std::vector<Eigen::VectorXd> starts(n, Eigen::VectorXd(d));
   Eigen::VectorXd average = Eigen::VectorXd::Zero(d);

@@ -1,7 +1,7 @@
 // fp16, sign and the stochastic quantizers (lpc, qsgd, terngrad) against independent
 // reference implementations written here: decode(encode(v)) equals the reference's
 // quantized vector bit for bit for the same random stream; sizes equal the formulas of
-// ALGORITHMS.md §1; unbiasedness and variance bounds by Monte Carlo; TernGrad, QSGD and
+// docs/algorithms.md §1; unbiasedness and variance bounds by Monte Carlo; TernGrad, QSGD and
 // ZipML's uniform quantizer are special cases of lpc.
 #include <catch2/catch.hpp>
 
@@ -35,7 +35,7 @@ Eigen::VectorXd round_trip(Compressor& c, const Eigen::VectorXd& v, std::mt19937
   return out;
 }
 
-// ---- reference stochastic quantizer (ALGORITHMS.md §1.1, written from the text) ----
+// ---- reference stochastic quantizer (docs/algorithms.md §1.1, written from the text) ----
 enum class Rule { max, norm, fixed, std };
 
 float smallest_float_at_least(double x) {

@@ -1,5 +1,5 @@
 // Malformed scenarios: every one is refused with an InputError naming the JSON path
-// of the problem and saying what is wrong (DESIGN.md §4).
+// of the problem and saying what is wrong (docs/design.md §4).
 #include <catch2/catch.hpp>
 
 #include "scenario_helpers.hpp"

@@ -1,5 +1,5 @@
 // Spectral facts against closed forms and against a second computation:
-//   ring, uniform w = 1/3: λ_k = (1 + 2cos(2πk/n))/3 (ALGORITHMS.md §4 oracles for
+//   ring, uniform w = 1/3: λ_k = (1 + 2cos(2πk/n))/3 (docs/algorithms.md §4 oracles for
 //   n = 16 and 32); directed ring with weights 1/2: |λ_k| = |cos(πk/n)|; hypercube
 //   Q_d with metropolis w = 1/(d+1): λ = 1 − 2j/(d+1); complete graph: 0; torus:
 //   sums of ring terms; the sparse (Spectra) path against dense Eigen on random
@@ -45,7 +45,7 @@ double slem_of(const Eigen::MatrixXd& m) {
 
 }  // namespace
 
-TEST_CASE("ring: the ALGORITHMS.md oracles and the closed form", "[spectrum]") {
+TEST_CASE("ring: the docs/algorithms.md oracles and the closed form", "[spectrum]") {
   const TopologyFacts r16 = facts_of("ring", 16, "uniform");
   CHECK(*r16.spectrum.lambda2 == Approx(0.94925).margin(5e-6));
   CHECK(*r16.spectrum.lambda_min == Approx(-1.0 / 3).margin(1e-12));

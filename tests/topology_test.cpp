@@ -1,7 +1,7 @@
 // Topology generators, mixing weights and the round-by-round schedule against
-// independent truth: degrees and edge counts from the definitions (DESIGN.md §9),
+// independent truth: degrees and edge counts from the definitions (docs/design.md §9),
 // row/column sums, the exact averaging of one-peer-exponential after log2(n)
-// rounds (ALGORITHMS.md §4), seeded reproducibility, refusal of impossible input.
+// rounds (docs/algorithms.md §4), seeded reproducibility, refusal of impossible input.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>

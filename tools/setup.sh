@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dlsim builds and runs with (DESIGN.md §2).
+# Installs the Debian packages dlsim builds and runs with (docs/design.md §2).
 # Idempotent and silent when everything is already present; needs root (or sudo)
 # only when something is missing.
 set -euo pipefail

@@ -1,4 +1,4 @@
-// Combinatorial facts of a graph (DESIGN.md §9): degree range, connectivity
+// Combinatorial facts of a graph (docs/design.md §9): degree range, connectivity
 // (strong connectivity for directed graphs, via Boost's strong_components on the
 // CSR form) and the diameter.
 //

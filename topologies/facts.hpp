@@ -1,5 +1,5 @@
 // Everything `dlsim topology` prints and summary.json records about a topology
-// (DESIGN.md §9). For time-varying kinds, edges and degrees are those of one
+// (docs/design.md §9). For time-varying kinds, edges and degrees are those of one
 // round (round 0), `connected` and `diameter` those of the union of one period's
 // arcs (aperiodic kinds such as random-matching: the union over all rounds is the
 // complete graph, which is connected; its diameter is not reported), and the spectrum that of the

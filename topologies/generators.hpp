@@ -1,4 +1,4 @@
-// Deterministic graph generators (DESIGN.md §9), n = number of nodes:
+// Deterministic graph generators (docs/design.md §9), n = number of nodes:
 //   complete     all pairs                          star   0 ~ every other node
 //   ring         i ~ i±1 (mod n)                    torus  ±1 along each dim, wrap-around
 //   grid         ±1 along each dim, no wrap         hypercube  n = 2^k, i ~ i xor 2^j

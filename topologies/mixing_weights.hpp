@@ -1,4 +1,4 @@
-// Mixing weights of gossip (DESIGN.md §9). Node i's next value is
+// Mixing weights of gossip (docs/design.md §9). Node i's next value is
 //   x_i ← w_ii x_i + Σ_{j ∈ in(i)} w_ij x_j.
 // Undirected graphs (symmetric rules, row sums 1 by w_ii = 1 − Σ_j w_ij):
 //   metropolis: w_ij = 1 / (1 + max(d_i, d_j))  symmetric, doubly stochastic

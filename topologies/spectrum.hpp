@@ -1,4 +1,4 @@
-// Spectral facts of the gossip matrix W (DESIGN.md §9).
+// Spectral facts of the gossip matrix W (docs/design.md §9).
 //
 // Undirected static graphs: W is symmetric (metropolis, max-degree) or similar to
 // a symmetric matrix (uniform: W = D⁻¹(A + I) with D = diag(d_i + 1), and

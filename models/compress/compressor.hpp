@@ -1,4 +1,4 @@
-// A compressor maps a vector to a byte buffer and back (ALGORITHMS.md §1). The
+// A compressor maps a vector to a byte buffer and back (docs/algorithms.md §1). The
 // network is charged `bits` exactly; decode(encode(v)) equals, bit for bit, the
 // quantized vector the sender keeps for its own bookkeeping (error feedback decodes
 // its own message to get it).

@@ -109,7 +109,7 @@ std::shared_ptr<const CompressorOptions> read(const json& j) {
 
 const CompressorRegistration registered{{
     .name = "lpc",
-    .doc = "Stochastic quantizer with clipping (ALGORITHMS.md 1.1): theta from the clip rule, "
+    .doc = "Stochastic quantizer with clipping (docs/algorithms.md 1.1): theta from the clip rule, "
            "clip to +-theta, unbiased rounding to s = 2^(bits-1) - 1 levels: 32 per bucket + "
            "d*bits bits.",
     .bits = "32 per bucket + d*bits",

@@ -1,9 +1,9 @@
-// Quantizers: every coordinate is sent, with fewer bits (ALGORITHMS.md §1).
+// Quantizers: every coordinate is sent, with fewer bits (docs/algorithms.md §1).
 //  - fp16: IEEE binary16, round to nearest even; saturating (|v| ≥ 65504 → ±65504,
 //    so a residual never becomes inf − inf = NaN); 16 bits per coordinate.
 //  - sign: (‖v‖₁/d)·sgn(v) with sgn(0) = +1 (Bernstein et al., signSGD, ICML 2018;
 //    scaled as in Karimireddy et al., EF-SGD, ICML 2019); 32 + d bits.
-//  - StochasticQuantizer: the LPC quantizer of ALGORITHMS.md §1.1, of which qsgd
+//  - StochasticQuantizer: the LPC quantizer of docs/algorithms.md §1.1, of which qsgd
 //    (Alistarh et al., NeurIPS 2017: norm rule, optional Elias coding and biased scaling)
 //    and terngrad (Wen et al., NeurIPS 2017: s = 1, std clipping at 2.5σ) are settings.
 #pragma once
@@ -44,7 +44,7 @@ class SignCompressor final : public Compressor {
 };
 static_assert(check_compressor<SignCompressor>());
 
-/// How θ, the range of a bucket, is chosen (ALGORITHMS.md §1.1).
+/// How θ, the range of a bucket, is chosen (docs/algorithms.md §1.1).
 enum class ClipRule {
   max,    // θ = ‖v‖∞ (unbiased)
   norm,   // θ = ‖v‖₂ (unbiased; QSGD)

@@ -1,4 +1,4 @@
-// Sparsifiers: a few coordinates are sent, each as a binary32 value (ALGORITHMS.md §1).
+// Sparsifiers: a few coordinates are sent, each as a binary32 value (docs/algorithms.md §1).
 //  - top-k (Aji & Heafield, EMNLP 2017; Stich et al., NeurIPS 2018): the k largest
 //    |v_i|; ties broken by the lower index (a strict total order, so the selection is
 //    unique). Found by selection (a radix histogram of the magnitudes' bit patterns and

@@ -1,4 +1,4 @@
-// The LPC stochastic quantizer (ALGORITHMS.md §1.1) and its qsgd/terngrad settings:
+// The LPC stochastic quantizer (docs/algorithms.md §1.1) and its qsgd/terngrad settings:
 // per bucket a range θ from the clip rule, clipping to ±θ, unbiased stochastic
 // rounding to s magnitude levels, sign-magnitude fields or Elias-omega codes.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// CSV data (DESIGN.md §4 `data.source: csv`): a header row naming the columns, the label in
+// CSV data (docs/design.md §4 `data.source: csv`): a header row naming the columns, the label in
 // the column called `label_column`, every other column a numeric feature. Fields are
 // separated by commas and trimmed of blanks; quoted fields are not supported and are
 // rejected. Trailing blank lines are ignored. Errors name "file:line" (1-based).

@@ -1,4 +1,4 @@
-// Fitting labels to a classifier (DESIGN.md §4 `model`): logistic regression wants
+// Fitting labels to a classifier (docs/design.md §4 `model`): logistic regression wants
 // y ∈ {−1, +1}, softmax and mlp want class indices 0..C−1.
 #pragma once
 

@@ -1,4 +1,4 @@
-// libsvm / svmlight data (DESIGN.md §4 `data.source: libsvm`): one sample per line,
+// libsvm / svmlight data (docs/design.md §4 `data.source: libsvm`): one sample per line,
 //   <label> <index>:<value> <index>:<value> ...
 // indices 1-based and strictly increasing, absent features 0, an optional `# comment`
 // at the end of a line; blank and comment-only lines are skipped. Rows are kept sparse

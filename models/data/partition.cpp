@@ -1,4 +1,4 @@
-// iid partition and the per-worker batch sampler (DESIGN.md §8).
+// iid partition and the per-worker batch sampler (docs/design.md §8).
 //   partition_iid: shuffle 0..N−1, cut into n contiguous shards; shard i has
 //                  ⌊N/n⌋ + [i < N mod n] rows.
 //   BatchSampler: without replacement within a pass; a fresh shuffle starts every pass

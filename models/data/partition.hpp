@@ -1,5 +1,5 @@
 // Splitting the training set among workers, and drawing batches from a shard
-// (DESIGN.md §4 `data.partition`, §8).
+// (docs/design.md §4 `data.partition`, §8).
 #pragma once
 
 #include <random>

@@ -1,4 +1,4 @@
-// Preprocessing of a loaded data set (DESIGN.md §4 `data.test_fraction`, `data.normalize`).
+// Preprocessing of a loaded data set (docs/design.md §4 `data.test_fraction`, `data.normalize`).
 //   split: a seeded random round(fraction·N) rows (at most N − 1) move to the test set;
 //          both sets keep the original row order.
 //   standard: x ← (x − μ)/σ, minmax: x ← (x − min)/(max − min), with μ, σ (population),

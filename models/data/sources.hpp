@@ -1,4 +1,4 @@
-// Data sources (DESIGN.md §4 `data.source`) and the preprocessing applied to them.
+// Data sources (docs/design.md §4 `data.source`) and the preprocessing applied to them.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// `consensus` (DESIGN.md §4): no data and no gradient, for pure gossip-averaging
+// `consensus` (docs/design.md §4): no data and no gradient, for pure gossip-averaging
 // studies. Worker i starts from its own vector z_i⁰ ~ N(0, I_d) (drawn in worker order
 // from the run's seed); the quantity to drive to 0 is
 //   train_loss = (1/n) Σ_i ||z_i − x̄⁰||²,   x̄⁰ = (1/n) Σ_i z_i⁰ (the true initial average),

@@ -1,5 +1,5 @@
 // Fully connected classifiers with a softmax output and mean cross-entropy loss
-// (DESIGN.md §8): `softmax` (multinomial logistic regression, no hidden layer) and
+// (docs/design.md §8): `softmax` (multinomial logistic regression, no hidden layer) and
 // `mlp` (hidden layers with relu or tanh). Labels are class indices 0..C−1.
 //
 //   H_0 = X (batch rows),  Z_l = H_{l−1} W_l + 1 b_lᵀ,  H_l = act(Z_l) (hidden layers),

@@ -1,4 +1,4 @@
-// Initial models (DESIGN.md §4 `model.init`): zeros; N(0, std²); He, N(0, 2/fan_in)
+// Initial models (docs/design.md §4 `model.init`): zeros; N(0, std²); He, N(0, 2/fan_in)
 // (He et al., "Delving Deep into Rectifiers", ICCV 2015), for relu layers; Xavier/Glorot
 // normal, N(0, 2/(fan_in + fan_out)) (Glorot & Bengio, AISTATS 2010), for tanh layers.
 // Biases always start at 0 for he and xavier. Every draw comes from the run's seed.

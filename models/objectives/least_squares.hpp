@@ -1,4 +1,4 @@
-// Least squares (DESIGN.md §8):
+// Least squares (docs/design.md §8):
 //   f(w) = (1/2N) Σ_i (a_iᵀw − b_i)² + (λ2/2)||w||² + λ1||w||₁
 // With `bias`, the last coordinate of w multiplies a constant feature 1 and is not
 // regularized. Gradient on a batch B: (1/|B|) A_Bᵀ(A_B w − b_B) + λ2 w.

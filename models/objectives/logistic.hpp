@@ -1,4 +1,4 @@
-// Binary logistic regression (DESIGN.md §8), labels y_i ∈ {−1, +1}:
+// Binary logistic regression (docs/design.md §8), labels y_i ∈ {−1, +1}:
 //   f(w) = (1/N) Σ_i log(1 + exp(−y_i z_i)) + (λ2/2)||w_f||² + λ1||w_f||₁,  z_i = a_iᵀw_f + β
 //   ∇ on rows B: (1/|B|) A_Bᵀ u + λ2 w_f,  ∂β = (1/|B|) Σ u,  u_i = −y_i σ(−y_i z_i)
 // with σ(t) = 1/(1 + e^(−t)); the bias β (last coordinate, only with `bias`) is not

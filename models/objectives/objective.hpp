@@ -1,4 +1,4 @@
-// What a worker computes, with no knowledge of time or network (DESIGN.md §8).
+// What a worker computes, with no knowledge of time or network (docs/design.md §8).
 // An objective is a loss over a data set plus regularizers; gradients are exact and
 // each batch gradient reports its cost, which the simulator turns into time.
 //

@@ -1,4 +1,4 @@
-// ALPC-SVRG: Katyusha momentum over LPC-SVRG's messages (ALGORITHMS.md §2).
+// ALPC-SVRG: Katyusha momentum over LPC-SVRG's messages (docs/algorithms.md §2).
 //   Yu, Wu, Huang, "Exploring Fast and Communication-Efficient Algorithms in Large-scale
 //   Distributed Networks", AISTATS 2019, arXiv:1901.08924.
 //   @inproceedings{yu2019lpcsvrg, author = {Yu, Yue and Wu, Jiaxiang and Huang, Junzhou},

@@ -1,4 +1,4 @@
-// Compressed push-sum: choco-sgp and adag-sgp (ALGORITHMS.md §3), CHOCO's public copies
+// Compressed push-sum: choco-sgp and adag-sgp (docs/algorithms.md §3), CHOCO's public copies
 // applied to the push-sum numerators AND weights, for directed and time-varying graphs.
 // This file is the math of one node (no time, no network); compressed_push_sum_worker.cpp
 // runs it as a process.

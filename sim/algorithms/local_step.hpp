@@ -1,4 +1,4 @@
-// The local SGD step every algorithm shares (ALGORITHMS.md §3 step 4):
+// The local SGD step every algorithm shares (docs/algorithms.md §3 step 4):
 //   d = g + wd·x;  m ← μm + d;
 //   x ← x − η(d + μm)  (Nesterov)   or   x ← x − ηm   (with μ = 0: x − ηd);
 //   x ← prox_{ηR}(x)   (soft-thresholding when the objective has an l1 term).

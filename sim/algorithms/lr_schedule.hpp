@@ -1,4 +1,4 @@
-// Learning-rate schedules (ALGORITHMS.md §3 step 4; issue 7): the step size η_k of
+// Learning-rate schedules (docs/algorithms.md §3 step 4; issue 7): the step size η_k of
 // iteration k (0-based) of a run of T iterations, from `algorithm.schedule`:
 //   constant:  η_k = η
 //   step:      η_k = η · factor^{#{j : k ≥ M_j}},   M_j = round(m_j · T)

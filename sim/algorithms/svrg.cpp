@@ -1,4 +1,4 @@
-// SVRG, prox-SVRG and LPC-SVRG (ALGORITHMS.md §2).
+// SVRG, prox-SVRG and LPC-SVRG (docs/algorithms.md §2).
 //   Johnson, Zhang, "Accelerating Stochastic Gradient Descent using Predictive Variance
 //   Reduction", NeurIPS 2013.  @inproceedings{johnson2013svrg}
 //   Xiao, Zhang, "A Proximal Stochastic Gradient Method with Progressive Variance

@@ -1,4 +1,4 @@
-// The virtual-time event engine (DESIGN.md §6): an integer picosecond clock, a heap
+// The virtual-time event engine (docs/design.md §6): an integer picosecond clock, a heap
 // of plain event records, and processes written as C++20 coroutines. No global
 // state: several engines can run in one program.
 #pragma once

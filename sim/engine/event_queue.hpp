@@ -1,5 +1,5 @@
 // The pending-event set: a binary min-heap of plain 32-byte records ordered by
-// (time, sequence number). Equal times run in scheduling order (DESIGN.md §6), as in
+// (time, sequence number). Equal times run in scheduling order (docs/design.md §6), as in
 // ns-3's FIFO tie-break. No allocation per event once the vector has grown.
 #pragma once
 

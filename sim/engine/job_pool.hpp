@@ -1,4 +1,4 @@
-// Parallel math at one simulated instant (DESIGN.md §6, `--threads N`): processes that
+// Parallel math at one simulated instant (docs/design.md §6, `--threads N`): processes that
 // start a computation suspend and register a ComputeJob with the engine; before the
 // clock moves past the current instant the engine runs every registered job, on this
 // pool when it has more than one thread, then calls each job's finish() on the engine

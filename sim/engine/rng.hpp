@@ -1,4 +1,4 @@
-// Deterministic random streams derived from (seed, purpose, node) (DESIGN.md §6).
+// Deterministic random streams derived from (seed, purpose, node) (docs/design.md §6).
 // Every consumer of randomness asks for its own stream, so adding a draw in one
 // place never shifts the numbers another place sees, and thread scheduling cannot
 // change results.

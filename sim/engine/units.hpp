@@ -1,4 +1,4 @@
-// Units in types: simulated time is an integer count of picoseconds (DESIGN.md §6),
+// Units in types: simulated time is an integer count of picoseconds (docs/design.md §6),
 // sizes are bits, rates are bits per second.
 #pragma once
 

@@ -1,4 +1,4 @@
-// metrics.csv (DESIGN.md §5): a header, then one row per metrics point, written as
+// metrics.csv (docs/design.md §5): a header, then one row per metrics point, written as
 // the run goes to `metrics.csv.partial` (flushed per row) and renamed to
 // `metrics.csv` when the run ends (partial_csv_file.hpp). A run stopped by
 // SIGINT/SIGTERM also ends (summary.json "complete": false), so its rows so far are

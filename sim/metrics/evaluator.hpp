@@ -1,4 +1,4 @@
-// What a metrics point measures (DESIGN.md §5): the full objective of the averaged
+// What a metrics point measures (docs/design.md §5): the full objective of the averaged
 // model x̄ = (1/n) Σ_i x_i on the training set (or on the fixed `metrics.eval_samples`
 // subsample of it), its data loss and accuracy on the test set, and the consensus
 // distance (1/n) Σ_i ||x_i − x̄||² of decentralized runs. Objectives whose loss depends

@@ -1,4 +1,4 @@
-// Metrics leave the simulation through this interface only (DESIGN.md §1): the
+// Metrics leave the simulation through this interface only (docs/design.md §1): the
 // recorder produces rows, and writers (CSV, summary, progress line) observe them.
 // Algorithms never format output.
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace dlsim::sim {
 
-/// One metrics point; the columns of metrics.csv in order (DESIGN.md §5). Empty
+/// One metrics point; the columns of metrics.csv in order (docs/design.md §5). Empty
 /// optionals are the columns that do not apply.
 struct MetricsRow {
   double time_s = 0;

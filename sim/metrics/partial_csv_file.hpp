@@ -1,4 +1,4 @@
-// The crash-safe CSV file behind metrics.csv and workers.csv (DESIGN.md §5): lines go
+// The crash-safe CSV file behind metrics.csv and workers.csv (docs/design.md §5): lines go
 // to `<name>.partial`, flushed when asked, and the file takes its final name only in
 // finish(). A killed run therefore never leaves a complete-looking file; after SIGKILL
 // the flushed lines of the .partial remain. Numbers use the shortest decimal form that

@@ -1,4 +1,4 @@
-// The progress line on stderr (DESIGN.md §3): simulated time, iteration, epoch, bits
+// The progress line on stderr (docs/design.md §3): simulated time, iteration, epoch, bits
 // and an ETA from the fraction of the stop criteria reached. Redrawn in place at most
 // five times a second; only used when stderr is a terminal and --quiet is not given.
 #pragma once

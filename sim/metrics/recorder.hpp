@@ -1,5 +1,5 @@
 // Turns the models that algorithms deposit at the end of their iterations into
-// metrics rows, and decides when the run stops (DESIGN.md §4 `metrics`, `stop`).
+// metrics rows, and decides when the run stops (docs/design.md §4 `metrics`, `stop`).
 //
 // An algorithm has `holders` models: 1 for centralized runs (the server's model or a
 // replica every worker shares), n for decentralized ones. Each holder deposits its

@@ -1,4 +1,4 @@
-// Faults of the simulated network (DESIGN.md §7, issue 10): message drops with
+// Faults of the simulated network (docs/design.md §7, issue 10): message drops with
 // retransmission, scheduled changes of link and port parameters, and link outages.
 //
 // Drops: when the last bit of a transmission has left, it is lost with probability p

@@ -1,4 +1,4 @@
-// The simulated network (DESIGN.md §7): transfers start at once, share ports under
+// The simulated network (docs/design.md §7): transfers start at once, share ports under
 // the configured model, and arrive α after their last bit has left. A message of P
 // payload bits costs P + H bits on the wire (H = header); bits_total counts P,
 // bytes_wire counts ceil((P + H) / 8) per transmission (a dropped message is sent again,

@@ -1,4 +1,4 @@
-// The α-β parameters of every node and link (DESIGN.md §7).
+// The α-β parameters of every node and link (docs/design.md §7).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// How concurrent transfers share ports and links (DESIGN.md §7): a scheduler decides
+// How concurrent transfers share ports and links (docs/design.md §7): a scheduler decides
 // when the last bit of each transfer has left, and reports it to its sink. Latency
 // is added afterwards by the network.
 #pragma once

@@ -1,4 +1,4 @@
-// Stopping a run early on request (SIGINT/SIGTERM, DESIGN.md §5 crash safety): a signal
+// Stopping a run early on request (SIGINT/SIGTERM, docs/design.md §5 crash safety): a signal
 // handler records the signal with request_interrupt() (async-signal-safe: one lock-free
 // atomic store); run() checks interrupt_signal() after every completed iteration, stops
 // the engine, and writes the rows so far plus a summary.json with "complete": false.

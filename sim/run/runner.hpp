@@ -1,7 +1,7 @@
 // Running one scenario end to end: everything that can fail on bad input (data files,
 // shard sizes) is checked by prepare() before anything is written; run() then builds
 // the engine, network and processes, simulates, and writes metrics.csv and
-// summary.json into the output folder (DESIGN.md §5).
+// summary.json into the output folder (docs/design.md §5).
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// summary.json (DESIGN.md §5): the resolved scenario, the final metrics row, totals
+// summary.json (docs/design.md §5): the resolved scenario, the final metrics row, totals
 // (events, traffic, simulated and wall time with its split, peak memory), the facts of
 // the communication graph, the dlsim version, and "complete" (false when SIGINT/SIGTERM
 // stopped the run before its stop criterion; the rows so far are then in metrics.csv).

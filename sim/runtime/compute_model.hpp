@@ -1,4 +1,4 @@
-// How long a node's math takes in simulated time (DESIGN.md §4 `compute`):
+// How long a node's math takes in simulated time (docs/design.md §4 `compute`):
 //   t = (flops / speed + seconds) · per_worker[i] · J,   J = exp(σZ − σ²/2), Z ~ N(0,1)
 // J is lognormal jitter with mean 1 (σ = `jitter`, 0 = none), drawn from the node's
 // own stream so results do not depend on the order in which nodes compute.

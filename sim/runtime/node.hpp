@@ -1,5 +1,5 @@
 // What a simulated process sees of the world: its id, the clock, and awaitable
-// operations that take simulated time (DESIGN.md §6):
+// operations that take simulated time (docs/design.md §6):
 //   co_await me.compute([&] { return math.gradient(x, g); });
 //                                           // runs the math (in parallel with other
 //                                           // nodes' at this instant, compute_job.hpp);

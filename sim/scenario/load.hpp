@@ -1,4 +1,4 @@
-// Reading, overriding, validating and resolving scenario files (DESIGN.md §3, §4).
+// Reading, overriding, validating and resolving scenario files (docs/design.md §3, §4).
 // Every function here throws InputError for bad input and nothing else for it.
 #pragma once
 

@@ -1,4 +1,4 @@
-// apply_override: one `--set a.b.c=VALUE` (DESIGN.md §3). VALUE is JSON when it
+// apply_override: one `--set a.b.c=VALUE` (docs/design.md §3). VALUE is JSON when it
 // parses as JSON (8, true, {"kind":"none"}, "\"quoted\""), else the raw text
 // (1Gbps). Missing objects along the path are created; a JSON null removes the key,
 // as in a JSON merge patch, so that `--set stop.epochs=null` drops a stop condition.

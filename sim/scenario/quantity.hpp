@@ -1,4 +1,4 @@
-// Quantities with units (DESIGN.md §4): a JSON number in SI base units or a string
+// Quantities with units (docs/design.md §4): a JSON number in SI base units or a string
 // "<number><unit>" (optional space). Rates and sizes use powers of 10.
 //   time:  ns us ms s            -> SimTime (rounded to the picosecond)
 //   rate:  bps Kbps Mbps Gbps Tbps, Bps KBps MBps GBps  -> bits per second

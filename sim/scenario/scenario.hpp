@@ -1,4 +1,4 @@
-// The typed form of a scenario file (DESIGN.md §4), built from the resolved JSON
+// The typed form of a scenario file (docs/design.md §4), built from the resolved JSON
 // (every default filled in, every value checked). Quantities are already in
 // simulator units here; the JSON keeps what the user wrote.
 #pragma once
@@ -104,7 +104,7 @@ struct AlgorithmSpec {
   std::optional<double> L;                            // alpc-svrg; absent: estimated
   std::string option = "I";                           // alpc-svrg: I | II
   bool double_sampling = false;                       // alpc-svrg
-  // Decentralized gossip (sim/algorithms/choco_sgd.cpp, sgp.cpp; ALGORITHMS.md §3).
+  // Decentralized gossip (sim/algorithms/choco_sgd.cpp, sgp.cpp; docs/algorithms.md §3).
   double consensus_step = 1.0;      // choco-sgd, adag-sgd, choco-gossip: γ
   double beta = 0.999;              // adag-sgd: EMA of r ⊙ r
   double epsilon = 1e-8;            // adag-sgd

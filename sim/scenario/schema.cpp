@@ -153,7 +153,7 @@ json scenario_schema() {
   s["$id"] = "https://github.com/dlsim/dlsim/scenario.schema.json";
   s["title"] = "dlsim scenario";
   s["description"] =
-      "A dlsim scenario file (DESIGN.md section 4). Quantities are numbers in SI base units "
+      "A dlsim scenario file (docs/design.md section 4). Quantities are numbers in SI base units "
       "(seconds, bits per second, bits, FLOP/s) or strings with a unit such as \"5us\", "
       "\"10Gbps\", \"64B\", \"10GFLOPS\".";
   return s;

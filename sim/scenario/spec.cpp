@@ -1,4 +1,4 @@
-// The table of every scenario key (DESIGN.md §4). This is the single source of
+// The table of every scenario key (docs/design.md §4). This is the single source of
 // truth for validation, defaults, the JSON Schema and the key reference: a key that
 // is not listed here is rejected. Bounds on quantities are in SI base units.
 #include "sim/scenario/spec.hpp"

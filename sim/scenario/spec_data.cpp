@@ -1,4 +1,4 @@
-// The keys of the `data` section (DESIGN.md §4): where samples come from (generated,
+// The keys of the `data` section (docs/design.md §4): where samples come from (generated,
 // read from files, or none), the test split, feature scaling, and how the training set
 // is partitioned among the workers. Part of the key table (spec.cpp).
 #include "sim/scenario/spec_sections.hpp"

@@ -1,4 +1,4 @@
-// The keys of the `model` section (DESIGN.md §4): the objective each worker optimizes
+// The keys of the `model` section (docs/design.md §4): the objective each worker optimizes
 // (linear models, dense and convolutional classifiers, consensus vectors, timing-only
 // profiles), its regularizers and its initial weights. Part of the key table (spec.cpp).
 #include "sim/scenario/spec_sections.hpp"

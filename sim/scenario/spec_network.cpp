@@ -1,4 +1,4 @@
-// The keys of the `network` section (DESIGN.md §4, §7): latency, bandwidth, port
+// The keys of the `network` section (docs/design.md §4, §7): latency, bandwidth, port
 // rates, per-node and per-link overrides, lost messages, node failures, scheduled
 // changes and outages. Part of the key table (spec.cpp).
 #include "sim/scenario/spec_sections.hpp"

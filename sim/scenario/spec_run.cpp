@@ -1,5 +1,5 @@
 // The keys of the sections that say how a run is timed, ended and recorded
-// (DESIGN.md §4): `compute`, `stop`, `metrics` and `sweep`. Part of the key table
+// (docs/design.md §4): `compute`, `stop`, `metrics` and `sweep`. Part of the key table
 // (spec.cpp).
 #include "sim/scenario/spec_sections.hpp"
 

@@ -1,5 +1,5 @@
 // to_scenario: the typed Scenario from a resolved document, plus the checks that
-// involve several keys (DESIGN.md §4): torus size, per-worker lists, node and link
+// involve several keys (docs/design.md §4): torus size, per-worker lists, node and link
 // ids, which collectives and compressors go together, data versus model. Each section
 // is read and checked in its own file (to_scenario_<section>.cpp); this file fixes the
 // order of the checks, which decides the error reported when several apply.

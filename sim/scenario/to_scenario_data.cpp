@@ -43,7 +43,7 @@ void read_data(const json& j, DataSpec& d) {
     d.partition.per_worker = partition.at("per_worker").get<std::int64_t>();
 }
 
-// Which data each model kind can use (DESIGN.md §4):
+// Which data each model kind can use (docs/design.md §4):
 //  - profile and consensus need data.source none, every other model needs data;
 //  - logistic needs binary labels (or positive_classes), softmax and mlp integer class
 //    labels; synthetic-regression has real-valued targets, so only least-squares fits it

@@ -1,4 +1,4 @@
-// A sweep's parameter grid (DESIGN.md §4 `sweep`): axes, each a dotted scenario key
+// A sweep's parameter grid (docs/design.md §4 `sweep`): axes, each a dotted scenario key
 // with a list of values, from the scenario's "sweep" block and from
 // `--grid KEY=V1,V2,...`. The points are the Cartesian product of the axes in axis
 // order (the last axis varies fastest, like nested for-loops), each run `repeats`

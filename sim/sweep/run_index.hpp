@@ -1,4 +1,4 @@
-// The sweep index DIR/runs.csv (DESIGN.md §5): one row per point, in sweep order:
+// The sweep index DIR/runs.csv (docs/design.md §5): one row per point, in sweep order:
 //   run_id,status,<one column per axis key>,repeat,seed,<the metrics.csv columns>
 // with the final metrics row of finished runs. Status is
 //   done     the run folder holds summary.json and metrics.csv (both written last,

@@ -1,4 +1,4 @@
-// The sweep's one progress line on stderr (DESIGN.md §3), redrawn in place:
+// The sweep's one progress line on stderr (docs/design.md §3), redrawn in place:
 //   sweep: 7/12 done, 1 failed, 2 running, 0:42 elapsed, ETA 0:30
 // ETA = elapsed · (points left / points finished in this invocation).
 #pragma once

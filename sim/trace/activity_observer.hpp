@@ -1,4 +1,4 @@
-// Timeline hooks (SimGrid-style signals, DESIGN.md §1): the runtime and the network
+// Timeline hooks (SimGrid-style signals, docs/design.md §1): the runtime and the network
 // report what takes simulated time — a node's computation, a transfer's start, the
 // moment its last bit leaves the sender, its arrival — to an observer attached from
 // outside (the trace writer). Algorithms know nothing of it. With no observer

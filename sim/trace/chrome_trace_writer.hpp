@@ -1,4 +1,4 @@
-// OUT/trace.json (DESIGN.md §5, `dlsim run --trace`) in the Chrome trace-event
+// OUT/trace.json (docs/design.md §5, `dlsim run --trace`) in the Chrome trace-event
 // format (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU),
 // viewable in Perfetto (ui.perfetto.dev) and chrome://tracing:
 //   - one process per node ("worker i", "server"), with threads compute / send / recv;

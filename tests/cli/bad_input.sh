@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every malformed input is refused the same way (DESIGN.md §3): exit code 2, exactly
+# Every malformed input is refused the same way (docs/design.md §3): exit code 2, exactly
 # one line `dlsim: error: <where>: <what>` on stderr, and nothing written to the
 # output folder. Usage: bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail

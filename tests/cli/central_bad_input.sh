@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The centralized algorithms (qsgd, ef-sgd, svrg, lpc-svrg, alpc-svrg) refuse impossible
-# combinations like every malformed input (DESIGN.md §3): exit code 2, exactly
+# combinations like every malformed input (docs/design.md §3): exit code 2, exactly
 # one line `dlsim: error: <where>: <what>` on stderr, and nothing written to the
 # output folder. Usage: central_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Impossible convolutional models (issue 11) are refused like every bad input (DESIGN.md
+# Impossible convolutional models (issue 11) are refused like every bad input (docs/design.md
 # §3): exit code 2, one line `dlsim: error: <key>: <what>`, no output folder.
 # Usage: cnn_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail

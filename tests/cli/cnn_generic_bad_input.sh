@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Impossible `model.kind: "cnn"` layer lists are refused like every bad input (DESIGN.md
+# Impossible `model.kind: "cnn"` layer lists are refused like every bad input (docs/design.md
 # §3): exit code 2, one line `dlsim: error: model.layers[i].<key>: <what>`, no output
 # folder. The good case of the same shape validates and runs, and so does
 # scenarios/examples/cnn-fmnist-sgd.json.

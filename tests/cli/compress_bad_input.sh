@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad compressor parameters are refused like every other bad input (DESIGN.md §3):
+# Bad compressor parameters are refused like every other bad input (docs/design.md §3):
 # exit code 2, one line `dlsim: error: algorithm.compressor.<key>: ...` (or
 # algorithm.collective), nothing written. A good compressed run then succeeds.
 # Usage: compress_bad_input.sh DLSIM_BINARY SOURCE_DIR

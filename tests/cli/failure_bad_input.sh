@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Node failures (issue 10; network.faults.fail, fail_timeout; failure_check.cpp) that
-# dlsim cannot simulate as documented are refused like every bad input (DESIGN.md §3):
+# dlsim cannot simulate as documented are refused like every bad input (docs/design.md §3):
 # exit code 2, one line `dlsim: error: <key>: <what>`, and no output folder. A valid
 # failure run is checked at the end: it completes and reports the failure in
 # summary.json. Usage: failure_bad_input.sh DLSIM_BINARY SOURCE_DIR

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad data and impossible model/data combinations (issue 4) are refused like every
-# bad input (DESIGN.md §3): exit code 2, one line `dlsim: error: <key>: <what>` that
+# bad input (docs/design.md §3): exit code 2, one line `dlsim: error: <key>: <what>` that
 # names the file and line for malformed data files, and no output folder.
 # Usage: models_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail

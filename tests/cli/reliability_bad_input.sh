@@ -2,7 +2,7 @@
 # Hostile input (issue 10): malformed fault keys, malformed data files (ragged or
 # non-numeric CSV, bad libsvm lines, IDX files whose header lies or overflows, corrupt
 # gzip) and scenarios too large for the machine's memory are refused like every bad
-# input (DESIGN.md §3): exit code 2, one line `dlsim: error: <key>: <what>`, and no
+# input (docs/design.md §3): exit code 2, one line `dlsim: error: <key>: <what>`, and no
 # output folder. (bad_input.sh, models_bad_input.sh, compress_bad_input.sh,
 # central_bad_input.sh, decentralized_bad_input.sh and topology.sh cover the rest.)
 # Usage: reliability_bad_input.sh DLSIM_BINARY SOURCE_DIR

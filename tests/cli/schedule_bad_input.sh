@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad learning-rate schedules (algorithm.schedule, sim/algorithms/lr_schedule.hpp) are
-# refused like every malformed input (DESIGN.md §3): exit 2, one line
+# refused like every malformed input (docs/design.md §3): exit 2, one line
 # `dlsim: error: <where>: <what>`, nothing written.
 # Usage: schedule_bad_input.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail

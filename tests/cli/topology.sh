@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `dlsim topology` (DESIGN.md §9): the --json facts against the ALGORITHMS.md §4
+# `dlsim topology` (docs/design.md §9): the --json facts against the docs/algorithms.md §4
 # oracles (ring n = 16, uniform weights: λ2 = 0.94925, λmin = −1/3, gap 0.05075),
 # the readable table, a large ring in seconds against the closed form, a run's
 # summary.json carrying the same facts, and impossible input refused like scenario

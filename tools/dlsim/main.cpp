@@ -1,4 +1,4 @@
-// The dlsim command line (DESIGN.md §3): run, validate, schema.
+// The dlsim command line (docs/design.md §3): run, validate, schema.
 // Bad input: exit 2 and one line `dlsim: error: <where>: <what>` on stderr, with
 // nothing written; any other failure: exit 1.
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Optional MPI for `mpirun -np K dlsim sweep ...` (DESIGN.md §2): when dlsim is
+// Optional MPI for `mpirun -np K dlsim sweep ...` (docs/design.md §2): when dlsim is
 // built with MPI (CMake found it) and was started by an MPI launcher (which sets
 // OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK), the sweep's points are shared among
 // the K ranks; otherwise MPI is not initialized at all and there is one "rank".

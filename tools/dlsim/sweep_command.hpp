@@ -1,4 +1,4 @@
-// `dlsim sweep` (DESIGN.md §3): registered on the CLI11 app by main.cpp, then run
+// `dlsim sweep` (docs/design.md §3): registered on the CLI11 app by main.cpp, then run
 // when it was the chosen subcommand.
 #pragma once
 

@@ -1,5 +1,5 @@
 // `dlsim topology KIND --workers N [--set KEY=VALUE]... [--seed S] [--json]`
-// (DESIGN.md §3, §9): registered on the CLI11 app by main.cpp, then run when it was
+// (docs/design.md §3, §9): registered on the CLI11 app by main.cpp, then run when it was
 // the chosen subcommand.
 #pragma once
 

@@ -34,7 +34,7 @@ check() {
 }
 
 # expect_refused NAME WHERE-PREFIX SCENARIO-TEXT [CONTAINS] [-- extra dlsim-run args...]
-# The DESIGN.md §3 refusal: exit code 2, exactly one stderr line starting with
+# The docs/design.md §3 refusal: exit code 2, exactly one stderr line starting with
 # `dlsim: error: WHERE-PREFIX` (and containing CONTAINS when given), no output folder.
 # Failures are tallied, not fatal, so one run reports every broken case.
 expect_refused() {
