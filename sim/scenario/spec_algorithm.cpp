@@ -61,7 +61,9 @@ Object algorithm_section() {
       defaulted("batch_size", integer().ge(1), 32, "Samples per local gradient."),
       defaulted("momentum", number().ge(0).lt(1), 0, "Heavy-ball momentum."),
       defaulted("nesterov", boolean(), false, "Nesterov momentum (needs momentum > 0)."),
-      defaulted("weight_decay", number().ge(0), 0, "Decoupled weight decay."),
+      defaulted("weight_decay", number().ge(0), 0,
+                "Weight decay wd: wd * x is added to the gradient before momentum (coupled, as in "
+                "torch's SGD); model.l2 is the objective's own term."),
       defaulted("compressor", object(uplink), json::object(),
                 "Compression of every message a worker sends."),
       optional("schedule", object(schedule),

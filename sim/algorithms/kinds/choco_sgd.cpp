@@ -13,7 +13,8 @@ const AlgorithmRegistration registered{{
     .name = "choco-sgd",
     .doc = "CHOCO-SGD (Koloskova et al. 2019): gossip on public copies x_hat with compressed "
            "differences q = C(x - x_hat); x <- x + gamma sum_j w_ij (x_hat_j - x_hat_i). "
-           "Symmetric (undirected, static) graphs with doubly stochastic weights.",
+           "Undirected graphs (static, or time-varying with per-neighbour copies) with doubly "
+           "stochastic weights.",
     .keys = {consensus_step_key(), choco_order_key()},
     .facts = {.decentralized = true,
               .directed_alternative = "choco-sgp (compressed push-sum)",
