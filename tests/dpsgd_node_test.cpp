@@ -10,18 +10,13 @@
 #include <vector>
 
 #include "sim/algorithms/dpsgd_node.hpp"
+#include "vector_helpers.hpp"
 
 using dlsim::models::Vector;
 using dlsim::sim::DpsgdNode;
+using dlsim::test::vec;
 
 namespace {
-
-Vector vec(std::initializer_list<double> v) {
-  Vector x(Eigen::Index(v.size()));
-  Eigen::Index i = 0;
-  for (double c : v) x[i++] = c;
-  return x;
-}
 
 // One synchronous D-PSGD round of all nodes for the dense row-stochastic W: local step
 // x_i ← x_i − η g_i, then x_i ← w_ii x_i + Σ_{j ≠ i, w_ij ≠ 0} w_ij x_j (in index order).

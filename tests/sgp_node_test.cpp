@@ -14,18 +14,13 @@
 #include <vector>
 
 #include "sim/algorithms/sgp_node.hpp"
+#include "vector_helpers.hpp"
 
 using dlsim::models::Vector;
 using dlsim::sim::SgpNode;
+using dlsim::test::vec;
 
 namespace {
-
-Vector vec(std::initializer_list<double> v) {
-  Vector x(Eigen::Index(v.size()));
-  Eigen::Index i = 0;
-  for (double c : v) x[i++] = c;
-  return x;
-}
 
 // One push-sum round with P (P(i, j): the share of j's value that i receives).
 void round(std::vector<SgpNode>& nodes, const Eigen::MatrixXd& p) {
