@@ -30,6 +30,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/smoothness.hpp"
 #include "sim/algorithms/svrg_common.hpp"
+#include "sim/algorithms/svrg_keys.hpp"
 
 namespace dlsim::sim {
 
@@ -42,11 +43,11 @@ struct Katyusha {
 };
 
 Katyusha constants(const Training& t, std::int64_t m) {
-  const AlgorithmSpec& a = t.scenario.algorithm;
+  const SvrgFamilyOptions& o = t.scenario.algorithm.options_as<SvrgFamilyOptions>();
   Katyusha c;
   if (!t.objective.has_math()) return c;  // profile: timing only
-  c.sigma = a.sigma ? *a.sigma : t.scenario.model.l2;
-  c.L = a.L ? *a.L : estimate_smoothness(t.objective, *t.train);
+  c.sigma = o.sigma ? *o.sigma : t.scenario.model.l2;
+  c.L = o.L ? *o.L : estimate_smoothness(t.objective, *t.train);
   c.tau1 = std::min(std::sqrt(double(m) * c.sigma / (3 * c.L)), 0.5);
   c.alpha = 1 / (3 * c.tau1 * c.L);
   return c;
@@ -128,15 +129,16 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
 
 void launch_alpc_svrg(Engine& engine, Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
+  const SvrgFamilyOptions& family = a.options_as<SvrgFamilyOptions>();
   AlpcOptions o;
   o.epoch = epoch_length(t);
   o.c = constants(t, o.epoch);
-  o.option_one = a.option == "I";
-  o.double_sampling = a.double_sampling;
-  o.snapshot_format = {!a.quantize_snapshot, kSnapshotStream};
+  o.option_one = family.option_one;
+  o.double_sampling = family.double_sampling;
+  o.snapshot_format = {!family.quantize_snapshot, kSnapshotStream};
   o.batch_size = a.batch_size;
   const auto options = std::make_shared<const AlpcOptions>(o);
-  const auto collective = svrg_collective(t, a.collective, a.downlink_compressor);
+  const auto collective = svrg_collective(t, a.collective, family.downlink);
   for (int i = 0; i < collective->workers_to_simulate(); ++i)
     engine.spawn(worker(t, collective, i, options));
   collective->launch(engine);  // the server, if any, after the workers

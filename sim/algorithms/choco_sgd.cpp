@@ -16,6 +16,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/choco_node.hpp"
 #include "sim/algorithms/failures.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
@@ -36,10 +37,11 @@ struct ChocoSetup {
 /// The one place that reads t.scenario.algorithm for the static-graph CHOCO family.
 ChocoSetup choco_setup(const Training& t, ChocoVariant variant) {
   const AlgorithmSpec& a = t.scenario.algorithm;
+  const ChocoOptions& o = a.options_as<ChocoOptions>();
   const bool gradients = variant.local_steps;
   const ChocoOrder order =
-      gradients && a.order == "choco-paper" ? ChocoOrder::choco_paper : ChocoOrder::adagossip;
-  return {{a.consensus_step, variant.adaptive, a.beta, a.epsilon}, order, gradients, a};
+      gradients && o.choco_paper_order ? ChocoOrder::choco_paper : ChocoOrder::adagossip;
+  return {{o.consensus_step, variant.adaptive, o.beta, o.epsilon}, order, gradients, a};
 }
 
 class ChocoWorker {

@@ -14,6 +14,7 @@
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/choco_time_varying_node.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/worker_math.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
@@ -33,7 +34,8 @@ struct ChocoTimeVaryingSetup {
 /// The one place that reads t.scenario.algorithm for the CHOCO family on time-varying graphs.
 ChocoTimeVaryingSetup choco_time_varying_setup(const Training& t, ChocoVariant variant) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  return {{a.consensus_step, variant.adaptive, a.beta, a.epsilon}, variant.local_steps, a};
+  const ChocoOptions& o = a.options_as<ChocoOptions>();
+  return {{o.consensus_step, variant.adaptive, o.beta, o.epsilon}, variant.local_steps, a};
 }
 
 Task<void> worker(Training& t, int id, ChocoTimeVaryingSetup setup,

@@ -21,6 +21,7 @@
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/compressed_push_sum.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/payload_pair.hpp"
 #include "sim/algorithms/worker_math.hpp"
@@ -40,7 +41,8 @@ struct CompressedPushSumSetup {
 /// The one place that reads t.scenario.algorithm for choco-sgp and adag-sgp.
 CompressedPushSumSetup compressed_push_sum_setup(const Training& t, bool adaptive) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  return {{a.consensus_step, adaptive, a.beta, a.epsilon, a.step_band}, a};
+  const PushSumOptions& o = a.options_as<PushSumOptions>();
+  return {{o.consensus_step, adaptive, o.beta, o.epsilon, o.step_band}, a};
 }
 
 class CompressedPushSumWorker {

@@ -2,6 +2,11 @@
 // one definition each, so that the key reference documents them once.
 #pragma once
 
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/algorithms/registry.hpp"
 #include "spec/key_table.hpp"
 
 namespace dlsim::sim {
@@ -24,5 +29,42 @@ inline spec::Key choco_order_key() {
       "(the AdaGossip code); choco-paper: local step, consensus step, compress and send, "
       "receive (the original CHOCO code).");
 }
+
+/// The options of the CHOCO family (choco-sgd, adag-sgd, choco-gossip), read once. Keys a
+/// kind does not have leave their member unused (choco-gossip has no order; only adag-sgd
+/// has beta and epsilon).
+struct ChocoOptions final : AlgorithmOptions {
+  double consensus_step = 0;       // gamma
+  bool choco_paper_order = false;  // order: choco-paper
+  double beta = 0;                 // adag-sgd
+  double epsilon = 0;              // adag-sgd
+
+  static std::shared_ptr<const AlgorithmOptions> read(const nlohmann::json& a) {
+    auto o = std::make_shared<ChocoOptions>();
+    o->consensus_step = a.at("consensus_step").get<double>();
+    o->choco_paper_order = a.contains("order") && a.at("order") == "choco-paper";
+    if (a.contains("beta")) o->beta = a.at("beta").get<double>();
+    if (a.contains("epsilon")) o->epsilon = a.at("epsilon").get<double>();
+    return o;
+  }
+};
+
+/// The options of compressed push-sum (choco-sgp, adag-sgp), read once; beta, epsilon and
+/// step_band are adag-sgp's.
+struct PushSumOptions final : AlgorithmOptions {
+  double consensus_step = 0;
+  double beta = 0;
+  double epsilon = 0;
+  double step_band = 1;
+
+  static std::shared_ptr<const AlgorithmOptions> read(const nlohmann::json& a) {
+    auto o = std::make_shared<PushSumOptions>();
+    o->consensus_step = a.at("consensus_step").get<double>();
+    if (a.contains("beta")) o->beta = a.at("beta").get<double>();
+    if (a.contains("epsilon")) o->epsilon = a.at("epsilon").get<double>();
+    if (a.contains("step_band")) o->step_band = a.at("step_band").get<double>();
+    return o;
+  }
+};
 
 }  // namespace dlsim::sim

@@ -9,6 +9,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "models/compress/factory.hpp"
 #include "spec/key_table.hpp"
 #include "spec/registry.hpp"
 
@@ -17,6 +23,18 @@ namespace dlsim::sim {
 class Engine;     // sim/engine/engine.hpp
 struct Scenario;  // sim/scenario/scenario.hpp
 struct Training;  // sim/algorithms/training.hpp
+
+/// A kind's own options, read once from the resolved `algorithm` object (every key of the
+/// kind present) by its registration's `read`; each kind derives its struct and its
+/// process reads it with AlgorithmSpec::options_as<T>(). No JSON reaches the run.
+struct AlgorithmOptions {
+  virtual ~AlgorithmOptions() = default;
+  /// Compressors the kind uses besides algorithm.compressor, each with the key that
+  /// configures it (checked against the model's size before the run).
+  virtual std::vector<std::pair<std::string, models::CompressorConfig>> compressors() const {
+    return {};
+  }
+};
 
 /// What the mixing weights of the gossip graph must be (docs/design.md §9).
 enum class WeightsNeeded { none, column_stochastic, doubly_stochastic };
@@ -64,6 +82,9 @@ struct AlgorithmInfo {
   /// (sim/scenario/spec_algorithm.cpp).
   std::vector<spec::Key> keys;
   AlgorithmFacts facts;
+  /// The kind's own options from the resolved `algorithm` object (throw InputError at
+  /// `algorithm.<key>`); null for kinds without options of their own.
+  std::function<std::shared_ptr<const AlgorithmOptions>(const nlohmann::json& algorithm)> read;
   /// Cross-key checks of this kind (throw InputError); run after the common ones.
   std::function<void(const Scenario&)> check;
   /// Spawns the processes of one run.

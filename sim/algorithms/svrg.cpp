@@ -30,6 +30,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/local_step.hpp"
 #include "sim/algorithms/svrg_common.hpp"
+#include "sim/algorithms/svrg_keys.hpp"
 
 namespace dlsim::sim {
 
@@ -101,16 +102,17 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
 
 void launch_svrg(Engine& engine, Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
+  const SvrgFamilyOptions& family = a.options_as<SvrgFamilyOptions>();
   SvrgOptions o;
   o.step = &a;
-  o.send_difference = a.quantize == "difference";
-  o.average_snapshot = a.snapshot == "average";
-  o.snapshot_format = {!a.quantize_snapshot, kSnapshotStream};
+  o.send_difference = family.send_difference;
+  o.average_snapshot = family.average_snapshot;
+  o.snapshot_format = {!family.quantize_snapshot, kSnapshotStream};
   o.inner_format = {false, kInnerStream};
   o.epoch = epoch_length(t);
   o.batch_size = a.batch_size;
   const auto options = std::make_shared<const SvrgOptions>(o);
-  const auto collective = svrg_collective(t, a.collective, a.downlink_compressor);
+  const auto collective = svrg_collective(t, a.collective, family.downlink);
   for (int i = 0; i < collective->workers_to_simulate(); ++i)
     engine.spawn(worker(t, collective, i, options));
   collective->launch(engine);  // the server, if any, after the workers

@@ -1,5 +1,6 @@
 // The SVRG family's shared pieces (svrg_common.hpp).
 #include "sim/algorithms/svrg_common.hpp"
+#include "sim/algorithms/svrg_keys.hpp"
 
 #include <algorithm>
 
@@ -27,7 +28,8 @@ std::shared_ptr<Collective> svrg_collective(Training& t, const std::string& kind
 
 std::int64_t epoch_length(const Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
-  if (a.epoch_length) return *a.epoch_length;
+  const SvrgFamilyOptions& o = a.options_as<SvrgFamilyOptions>();
+  if (o.epoch_length) return *o.epoch_length;
   if (!t.train) return 1;  // refused in to_scenario.cpp for models without data
   return std::max<std::int64_t>(1, t.train->size() / (t.workers() * a.batch_size));
 }

@@ -253,9 +253,9 @@ PreparedRun prepare(Scenario scenario) {
   // here, before anything is written; throws InputError.
   check_compressor_dimensions(s.algorithm.compressor, "algorithm.compressor",
                               p.objective->tensor_sizes());
-  if (s.algorithm.downlink_compressor)
-    check_compressor_dimensions(*s.algorithm.downlink_compressor, "algorithm.downlink_compressor",
-                                p.objective->tensor_sizes());
+  if (s.algorithm.options)  // the kind's own compressors (e.g. the SVRG family's downlink)
+    for (const auto& [key, config] : s.algorithm.options->compressors())
+      check_compressor_dimensions(config, key, p.objective->tensor_sizes());
 
   if (s.stop.iterations) p.max_iterations = *s.stop.iterations;
   if (s.stop.epochs && p.train_samples > 0) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,22 +95,8 @@ struct AlgorithmSpec {
   double weight_decay = 0.0;
   std::string collective;  // centralized kinds only (sim/algorithms/centralized.hpp)
   CompressorSpec compressor;
-  // The SVRG family (svrg, lpc-svrg, alpc-svrg; sim/algorithms/svrg.cpp, alpc_svrg.cpp).
-  std::optional<std::int64_t> epoch_length;           // absent: shard size / batch
-  std::string snapshot = "last";                      // svrg, lpc-svrg: last | average
-  std::string quantize = "vr-gradient";               // lpc-svrg: vr-gradient | difference
-  bool quantize_snapshot = false;                     // lpc-svrg, alpc-svrg
-  std::optional<CompressorSpec> downlink_compressor;  // absent: fp32 aggregate
-  std::optional<double> sigma;                        // alpc-svrg; absent: model.l2
-  std::optional<double> L;                            // alpc-svrg; absent: estimated
-  std::string option = "I";                           // alpc-svrg: I | II
-  bool double_sampling = false;                       // alpc-svrg
-  // Decentralized gossip (sim/algorithms/choco_sgd.cpp, sgp.cpp; docs/algorithms.md §3).
-  double consensus_step = 1.0;      // choco-sgd, adag-sgd, choco-gossip: γ
-  double beta = 0.999;              // adag-sgd: EMA of r ⊙ r
-  double epsilon = 1e-8;            // adag-sgd
-  double step_band = 4.0;           // adag-sgp: per-coordinate steps in [γ/c, γ]
-  std::string order = "adagossip";  // choco-sgd, adag-sgd: adagossip | choco-paper
+  /// The kind's own options (sim/algorithms/registry.hpp); null for kinds without any.
+  std::shared_ptr<const AlgorithmOptions> options;
   // Learning-rate schedule (sim/algorithms/lr_schedule.hpp): step decay and warm-up.
   struct Schedule {
     std::string kind = "constant";   // constant | step
@@ -121,6 +108,13 @@ struct AlgorithmSpec {
 
   /// What the registered kind declares about itself.
   const AlgorithmFacts& facts() const { return algorithm_info(kind).facts; }
+  /// The kind's options as the type its registration reads them into.
+  template <class T>
+  const T& options_as() const {
+    const T* typed = dynamic_cast<const T*>(options.get());
+    if (!typed) throw std::logic_error("algorithm " + kind + " has no options of this type");
+    return *typed;
+  }
 };
 
 struct TopologySpec {

@@ -97,24 +97,8 @@ void read_algorithm(const json& j, AlgorithmSpec& a) {
   a.weight_decay = j.at("weight_decay").get<double>();
   if (j.contains("collective")) a.collective = j.at("collective").get<std::string>();
   a.compressor = read_compressor(j.at("compressor"), "algorithm.compressor");
-  // the SVRG family (keys present only for its kinds)
-  if (j.contains("epoch_length")) a.epoch_length = j.at("epoch_length").get<std::int64_t>();
-  if (j.contains("snapshot")) a.snapshot = j.at("snapshot").get<std::string>();
-  if (j.contains("quantize")) a.quantize = j.at("quantize").get<std::string>();
-  if (j.contains("quantize_snapshot")) a.quantize_snapshot = j.at("quantize_snapshot").get<bool>();
-  if (j.contains("downlink_compressor"))
-    a.downlink_compressor =
-        read_compressor(j.at("downlink_compressor"), "algorithm.downlink_compressor");
-  if (j.contains("sigma")) a.sigma = j.at("sigma").get<double>();
-  if (j.contains("L")) a.L = j.at("L").get<double>();
-  if (j.contains("option")) a.option = j.at("option").get<std::string>();
-  if (j.contains("double_sampling")) a.double_sampling = j.at("double_sampling").get<bool>();
-  // decentralized gossip (keys present only for their kinds)
-  if (j.contains("consensus_step")) a.consensus_step = j.at("consensus_step").get<double>();
-  if (j.contains("beta")) a.beta = j.at("beta").get<double>();
-  if (j.contains("epsilon")) a.epsilon = j.at("epsilon").get<double>();
-  if (j.contains("step_band")) a.step_band = j.at("step_band").get<double>();
-  if (j.contains("order")) a.order = j.at("order").get<std::string>();
+  // the kind's own keys, read by its registration
+  if (const AlgorithmInfo& info = algorithm_info(a.kind); info.read) a.options = info.read(j);
   if (j.contains("schedule")) {  // absent: constant
     const json& schedule = j.at("schedule");
     a.schedule.kind = schedule.at("kind").get<std::string>();

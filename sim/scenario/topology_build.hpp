@@ -28,8 +28,8 @@ topo::GraphSchedule build_topology(const Scenario& s);
 /// (InputError at `topology.weights`). Only for decentralized algorithms.
 void check_topology_for_algorithm(const Scenario& s);
 
-/// The facts `dlsim topology --json` prints (docs/design.md §9); unknown values (a diameter too costly
-/// to compute, the λmin of a directed graph) are null.
+/// The facts `dlsim topology --json` prints (docs/design.md §9); unknown values (a diameter too
+/// costly to compute, the λmin of a directed graph) are null.
 nlohmann::json topology_facts_json(const topo::TopologyFacts& facts);
 
 }  // namespace dlsim::sim

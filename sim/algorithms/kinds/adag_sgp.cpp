@@ -31,6 +31,7 @@ const AlgorithmRegistration registered{{
               .weights = WeightsNeeded::column_stochastic,
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::push_sum, 3}},
+    .read = PushSumOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, true); },
 }};

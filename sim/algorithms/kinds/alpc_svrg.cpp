@@ -16,24 +16,25 @@ using namespace spec;
 void check(const Scenario& s) {
   check_svrg_family(s);
   const AlgorithmSpec& a = s.algorithm;
+  const SvrgFamilyOptions& o = a.options_as<SvrgFamilyOptions>();
   if (a.momentum != 0.0 || a.weight_decay != 0.0) {
     throw InputError(a.momentum != 0.0 ? "algorithm.momentum" : "algorithm.weight_decay",
                      "alpc-svrg has its own (Katyusha) momentum and uses model.l2 for "
                      "regularization; must be 0");
   }
-  if (a.double_sampling && a.option == "II") {
+  if (o.double_sampling && !o.option_one) {
     throw InputError("algorithm.double_sampling",
                      "the second sample feeds the option-I y-step; option II has none");
   }
   const bool has_math = s.model.kind != "profile";
-  if (has_math && !a.sigma && s.model.l2 <= 0.0) {
+  if (has_math && !o.sigma && s.model.l2 <= 0.0) {
     throw InputError("algorithm.sigma",
                      "Katyusha needs the strong convexity sigma > 0: give algorithm.sigma "
                      "or model.l2 > 0 (sigma defaults to model.l2, which is 0)");
   }
   const bool estimable =
       s.model.kind == "least-squares" || s.model.kind == "logistic" || s.model.kind == "softmax";
-  if (has_math && !a.L && !estimable) {
+  if (has_math && !o.L && !estimable) {
     throw InputError("algorithm.L", "cannot be estimated for model.kind \"" + s.model.kind +
                                         "\" (least-squares, logistic and softmax only); give it");
   }
@@ -64,6 +65,7 @@ const AlgorithmRegistration registered{{
                           "Send two independent encodings of every inner message, one for the "
                           "z-step, one for the y-step (option I; bits doubled).")},
     .facts = {.default_compressor = kLowPrecisionCompressor},
+    .read = SvrgFamilyOptions::read,
     .check = check,
     .launch = launch_alpc_svrg,
 }};

@@ -22,6 +22,7 @@ const AlgorithmRegistration registered{{
               .node_failures = true,
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
+    .read = ChocoOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = false}); },
 }};

@@ -3,6 +3,7 @@
 // CHOCO's consensus step; docs/algorithms.md §3): public copies of the push-sum numerator
 // and weight, x_i ← x_i + γ (Σ_j P_ij x̂_j − x̂_i), z_i = x_i / w_i.
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/algorithms/gossip_keys.hpp"
 #include "sim/algorithms/registry.hpp"
 
 namespace dlsim::sim {
@@ -24,6 +25,7 @@ const AlgorithmRegistration registered{{
               .weights = WeightsNeeded::column_stochastic,
               .min_workers = 2,
               .gossip_memory = {GossipMemory::Layout::push_sum, 1}},
+    .read = PushSumOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, false); },
 }};

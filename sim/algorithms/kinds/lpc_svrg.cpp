@@ -24,6 +24,7 @@ const AlgorithmRegistration registered{{
                                    "f_i(snapshot;B), mu added in full precision "
                                    "(difference).")},
     .facts = {.default_compressor = kLowPrecisionCompressor},
+    .read = SvrgFamilyOptions::read,
     .check = check_svrg_family,
     .launch = launch_svrg,
 }};

@@ -16,6 +16,7 @@ const AlgorithmRegistration registered{{
            "grad f_i(x;B) - grad f_i(snapshot;B) + mu.",
     .keys = svrg_keys() + std::vector<spec::Key>{snapshot_key()},
     .facts = {},
+    .read = SvrgFamilyOptions::read,
     .check = check_svrg_family,
     .launch = launch_svrg,
 }};
