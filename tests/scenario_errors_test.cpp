@@ -27,9 +27,10 @@ TEST_CASE("keys are checked strictly, at any depth", "[scenario][errors]") {
 TEST_CASE("keys of another kind are rejected and say which kind takes them", "[scenario][errors]") {
   check_rejected(R"({"topology": {"kind": "ring", "dims": [2, 2]}})", "topology.dims",
                  "unknown key \"dims\" for kind \"ring\" (valid for kind: grid, torus)");
-  check_rejected(R"({"workers": 4, "algorithm": {"kind": "dpsgd", "collective": "allgather"}})",
-                 "algorithm.collective",
-                 "for kind \"dpsgd\" (valid for kind: alpc-svrg, ef-sgd, lpc-svrg, qsgd, sgd, svrg)");
+  check_rejected(
+      R"({"workers": 4, "algorithm": {"kind": "dpsgd", "collective": "allgather"}})",
+      "algorithm.collective",
+      "for kind \"dpsgd\" (valid for kind: alpc-svrg, ef-sgd, lpc-svrg, qsgd, sgd, svrg)");
   check_rejected(R"({"data": {"source": "csv", "path": "x.csv", "samples": 10}})", "data.samples",
                  "for source \"csv\"");
   check_rejected(R"({"model": {"kind": "profile", "parameters": 10, "data": {}, "l2": 0.1}})",

@@ -89,7 +89,7 @@ TEST_CASE("gradient tracking reaches the exact optimum where D-PSGD stalls", "[e
   const double tracking = worst_relative_error(doc, "gradient-tracking", x_star);
   const double dpsgd = worst_relative_error(doc, "dpsgd", x_star);
   INFO("relative model error after 1000 rounds: gradient tracking " << tracking << ", D-PSGD "
-                                                                   << dpsgd);
+                                                                    << dpsgd);
   CHECK(tracking < 1e-8);
   CHECK(dpsgd > 1e-3);
 }
