@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,18 @@ inline spec::Key choco_order_key() {
       "adagossip: apply last round's messages, consensus step, local step, compress and send "
       "(the AdaGossip code); choco-paper: local step, consensus step, compress and send, "
       "receive (the original CHOCO code).");
+}
+
+/// The facts of the CHOCO family (choco-sgd, adag-sgd, choco-gossip): public copies on
+/// undirected graphs with doubly stochastic weights; `alternative` is the push-sum kind to
+/// suggest for directed graphs.
+inline AlgorithmFacts choco_family_facts(std::string alternative) {
+  return {.decentralized = true,
+          .directed_alternative = std::move(alternative),
+          .weights = WeightsNeeded::doubly_stochastic,
+          .node_failures = true,
+          .min_workers = 2,
+          .gossip_memory = {GossipMemory::Layout::public_copies, 2}};
 }
 
 /// The options of the CHOCO family (choco-sgd, adag-sgd, choco-gossip), read once. Keys a

@@ -24,13 +24,8 @@ const AlgorithmRegistration registered{{
     .doc = "CHOCO-gossip (Koloskova et al. 2019): choco-sgd without local steps (pure "
            "averaging; model.kind consensus or profile), to tune consensus_step.",
     .keys = {consensus_step_key()},
-    .facts = {.decentralized = true,
-              .directed_alternative =
-                  "choco-sgp (compressed push-sum; with model consensus it only averages)",
-              .weights = WeightsNeeded::doubly_stochastic,
-              .node_failures = true,
-              .min_workers = 2,
-              .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
+    .facts = choco_family_facts(
+        "choco-sgp (compressed push-sum; with model consensus it only averages)"),
     .read = ChocoOptions::read,
     .check = check,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.local_steps = false}); },

@@ -16,12 +16,7 @@ const AlgorithmRegistration registered{{
            "Undirected graphs (static, or time-varying with per-neighbour copies) with doubly "
            "stochastic weights.",
     .keys = {consensus_step_key(), choco_order_key()},
-    .facts = {.decentralized = true,
-              .directed_alternative = "choco-sgp (compressed push-sum)",
-              .weights = WeightsNeeded::doubly_stochastic,
-              .node_failures = true,
-              .min_workers = 2,
-              .gossip_memory = {GossipMemory::Layout::public_copies, 2}},
+    .facts = choco_family_facts("choco-sgp (compressed push-sum)"),
     .read = ChocoOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = false}); },
