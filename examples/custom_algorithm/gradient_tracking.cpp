@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
-#include "sim/algorithms/worker_math.hpp"
+#include "sim/runtime/worker_math.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "topologies/schedule.hpp"
 

@@ -1,7 +1,7 @@
 // The launchers of every algorithm; launch_algorithm() picks one by scenario kind.
 #pragma once
 
-#include "sim/algorithms/training.hpp"
+#include "sim/runtime/training.hpp"
 #include "topologies/schedule.hpp"
 
 namespace dlsim::sim {

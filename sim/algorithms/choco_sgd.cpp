@@ -18,8 +18,8 @@
 #include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
 #include "sim/algorithms/local_step.hpp"
-#include "sim/algorithms/worker_math.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
+#include "sim/runtime/worker_math.hpp"
 #include "topologies/schedule.hpp"
 
 namespace dlsim::sim {

@@ -20,8 +20,8 @@
 // weight it reports (dpsgd_node.hpp, choco_node.hpp, sgp_node.hpp).
 #pragma once
 
-#include "sim/algorithms/training.hpp"
 #include "sim/runtime/node_failures.hpp"
+#include "sim/runtime/training.hpp"
 
 namespace dlsim::sim {
 

@@ -1,7 +1,7 @@
 // The lookups every algorithm shares: the launch of the registered kind, the nodes and
 // model holders of a run, and its communication graph.
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/topology_build.hpp"
 
 namespace dlsim::sim {

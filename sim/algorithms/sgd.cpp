@@ -20,10 +20,10 @@
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/local_step.hpp"
-#include "sim/algorithms/worker_math.hpp"
 #include "sim/collectives/allgather.hpp"
 #include "sim/collectives/parameter_server.hpp"
 #include "sim/collectives/ring_allreduce.hpp"
+#include "sim/runtime/worker_math.hpp"
 
 namespace dlsim::sim {
 

@@ -17,8 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "sim/algorithms/training.hpp"
 #include "sim/collectives/collective.hpp"
+#include "sim/runtime/training.hpp"
 
 namespace dlsim::sim {
 

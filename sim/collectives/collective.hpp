@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "sim/algorithms/training.hpp"
-#include "sim/algorithms/worker_math.hpp"
+#include "sim/runtime/training.hpp"
+#include "sim/runtime/worker_math.hpp"
 
 namespace dlsim::sim {
 

@@ -12,11 +12,11 @@
 
 #include "sim/engine/engine.hpp"
 #include "sim/engine/rng.hpp"
+#include "sim/network/activity_observer.hpp"
 #include "sim/network/mailbox.hpp"
 #include "sim/network/message.hpp"
 #include "sim/network/network_config.hpp"
 #include "sim/network/transfer_scheduler.hpp"
-#include "sim/trace/activity_observer.hpp"
 
 namespace dlsim::sim {
 

@@ -19,10 +19,10 @@
 #include "models/objectives/profile.hpp"
 #include "models/objectives/softmax.hpp"
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/training.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
+#include "sim/runtime/training.hpp"
 #include "sim/scenario/input_error.hpp"
 
 namespace dlsim::sim {

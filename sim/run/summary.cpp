@@ -27,7 +27,7 @@ nlohmann::json topology_facts(const Scenario& s) {
 
 // Gossip bookkeeping in model-sized vectors (docs/algorithms.md §3), recounted here from
 // the graph schedule for the rounds run, in the layout the algorithm declares
-// (GossipMemory, sim/algorithms/registry.hpp):
+// (GossipMemory, sim/scenario/algorithm_registry.hpp):
 //  - public copies (CHOCO family): x̂_i and s_i on a static graph; on a time-varying one
 //    a pair per neighbour ever met (choco_time_varying.cpp).
 //  - push-sum (compressed_push_sum.hpp): one copy per outgoing stream (one on a static

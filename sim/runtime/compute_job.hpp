@@ -12,7 +12,7 @@
 //
 // Wall-clock accounting: each job times itself (two steady_clock reads); compression
 // inside a job is timed into the job's own counter through `current_job_wall`
-// (WallAccount::compress() in sim/algorithms/training.hpp), never into shared state.
+// (WallAccount::compress() in sim/runtime/training.hpp), never into shared state.
 #pragma once
 
 #include <chrono>

@@ -14,8 +14,8 @@
 
 #include "models/compress/factory.hpp"
 #include "models/objectives/cnn/layer_list.hpp"
-#include "sim/algorithms/registry.hpp"
 #include "sim/engine/units.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::topo {
 struct TopologyOptions;  // topologies/schedule.hpp
@@ -87,7 +87,7 @@ struct ModelSpec {
 using CompressorSpec = models::CompressorConfig;
 
 struct AlgorithmSpec {
-  std::string kind;  // a registered algorithm (sim/algorithms/registry.hpp)
+  std::string kind;  // a registered algorithm (sim/scenario/algorithm_registry.hpp)
   double step_size = 0.01;
   std::int64_t batch_size = 32;
   double momentum = 0.0;
@@ -95,7 +95,7 @@ struct AlgorithmSpec {
   double weight_decay = 0.0;
   std::string collective;  // centralized kinds only (sim/algorithms/centralized.hpp)
   CompressorSpec compressor;
-  /// The kind's own options (sim/algorithms/registry.hpp); null for kinds without any.
+  /// The kind's own options (sim/scenario/algorithm_registry.hpp); null for kinds without any.
   std::shared_ptr<const AlgorithmOptions> options;
   // Learning-rate schedule (sim/algorithms/lr_schedule.hpp): step decay and warm-up.
   struct Schedule {

@@ -1,8 +1,8 @@
 // The keys of the `algorithm` section (docs/design.md §4): the keys every algorithm
 // accepts (step size and its schedule, momentum, the uplink compressor whose defaults
 // follow algorithm.kind), and one variant per registered algorithm with the keys it
-// declares (sim/algorithms/registry.hpp). Part of the key table (spec.cpp).
-#include "sim/algorithms/registry.hpp"
+// declares (sim/scenario/algorithm_registry.hpp). Part of the key table (spec.cpp).
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/spec_sections.hpp"
 
 namespace dlsim::sim::spec::sections {

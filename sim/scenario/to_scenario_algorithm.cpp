@@ -1,12 +1,12 @@
 // to_scenario, section `algorithm`: the typed AlgorithmSpec, and the checks every kind
 // shares (collective and compressor, the facts the kind registered, the schedule); each
-// kind's own checks come from its registration (sim/algorithms/registry.hpp).
+// kind's own checks come from its registration (sim/scenario/algorithm_registry.hpp).
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "models/compress/factory.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/messages.hpp"
 #include "sim/scenario/to_scenario_sections.hpp"
 

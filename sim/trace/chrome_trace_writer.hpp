@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace/activity_observer.hpp"
+#include "sim/network/activity_observer.hpp"
 
 namespace dlsim::sim {
 

@@ -4,7 +4,7 @@
 // coordinate, γ_i = min(γ / (√v̂_i + ε), 1), v_i an EMA of r_i ⊙ r_i with bias correction.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

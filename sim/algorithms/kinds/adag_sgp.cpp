@@ -4,7 +4,7 @@
 // ρ_j = √(mean_k v̂_jk); per-coordinate push-sum weights.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

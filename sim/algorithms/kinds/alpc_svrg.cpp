@@ -3,8 +3,8 @@
 // differences (Yu, Wu, Huang, AISTATS 2019, arXiv 1901.08924; docs/algorithms.md §2):
 // τ2 = 1/2, τ1 = min(√(mσ/(3L)), 1/2), α = 1/(3τ1L), m = epoch_length.
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
 #include "sim/algorithms/svrg_keys.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 

@@ -3,7 +3,7 @@
 // worker's start; the standard way to tune the consensus step γ on a graph.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 

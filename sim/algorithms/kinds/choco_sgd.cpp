@@ -4,7 +4,7 @@
 // q_i = C(x_i − x̂_i); x_i ← x_i + γ Σ_j w_ij (x̂_j − x̂_i).
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

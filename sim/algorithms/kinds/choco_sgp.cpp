@@ -4,7 +4,7 @@
 // and weight, x_i ← x_i + γ (Σ_j P_ij x̂_j − x̂_i), z_i = x_i / w_i.
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/gossip_keys.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

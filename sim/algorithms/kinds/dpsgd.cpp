@@ -3,7 +3,7 @@
 // Decentralized Parallel Stochastic Gradient Descent", NeurIPS 2017; docs/algorithms.md
 // §3): local step, send the new model to the neighbours, x_i ← Σ_j w_ij x_j.
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

@@ -3,7 +3,7 @@
 // docs/algorithms.md §1, §2): e ← e + g; q = C(e); e ← e − q; send q. Defaults to the
 // scaled sign compressor (EF-signSGD).
 #include "sim/algorithms/centralized.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 

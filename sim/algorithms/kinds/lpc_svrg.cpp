@@ -3,8 +3,8 @@
 // AISTATS 2019, arXiv 1901.08924; docs/algorithms.md §1.1, §2): each inner message is
 // C_lpc(v_i), or C_lpc(∇f_i(x;B) − ∇f_i(ỹ;B)) with μ in full precision.
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
 #include "sim/algorithms/svrg_keys.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

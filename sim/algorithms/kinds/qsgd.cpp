@@ -2,7 +2,7 @@
 // Grubic, Li, Tomioka, Vojnovic, "QSGD: Communication-Efficient SGD via Gradient
 // Quantization and Encoding", NeurIPS 2017; docs/algorithms.md §1, §2).
 #include "sim/algorithms/centralized.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/scenario.hpp"
 

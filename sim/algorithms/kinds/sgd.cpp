@@ -2,7 +2,7 @@
 // g_i = ∇f_i(x; B_i) on every worker, x ← x − η·mean_i C(g_i) (with momentum), the mean
 // formed by algorithm.collective.
 #include "sim/algorithms/centralized.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

@@ -2,7 +2,7 @@
 // Gradient Push for Distributed Deep Learning", ICML 2019; docs/algorithms.md §3):
 // push-sum of (x_i, w_i) with column-stochastic weights; the model is z_i = x_i / w_i.
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

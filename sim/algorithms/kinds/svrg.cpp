@@ -3,8 +3,8 @@
 // Zhang, SIAM J. Optim. 2014); docs/algorithms.md §2: per epoch a snapshot gradient μ,
 // then v_i = ∇f_i(x;B) − ∇f_i(ỹ;B) + μ, x ← prox_{ηR}(x − η mean_i v_i).
 #include "sim/algorithms/algorithms.hpp"
-#include "sim/algorithms/registry.hpp"
 #include "sim/algorithms/svrg_keys.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
 namespace {

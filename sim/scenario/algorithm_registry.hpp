@@ -1,8 +1,10 @@
 // The algorithm registry (spec/registry.hpp): every distributed training algorithm
 // declares, from its own .cpp, its name, its keys, its facts, its cross-key checks and
-// the function that launches its processes. Scenario loading, the topology check, the
-// failure check, the summary and the launcher only look algorithms up here; no other
-// file lists algorithm kinds (docs/extending.md: adding an algorithm).
+// the function that launches its processes (sim/algorithms/kinds/). Scenario loading, the
+// topology check, the failure check, the summary and the launcher only look algorithms up
+// here; no other file lists algorithm kinds (docs/extending.md: adding an algorithm). It
+// lives in the scenario layer, below the algorithms, because loading needs it
+// (docs/design.md §1).
 #pragma once
 
 #include <functional>
@@ -22,7 +24,7 @@ namespace dlsim::sim {
 
 class Engine;     // sim/engine/engine.hpp
 struct Scenario;  // sim/scenario/scenario.hpp
-struct Training;  // sim/algorithms/training.hpp
+struct Training;  // sim/runtime/training.hpp
 
 /// A kind's own options, read once from the resolved `algorithm` object (every key of the
 /// kind present) by its registration's `read`; each kind derives its struct and its

@@ -20,8 +20,8 @@
 #include <type_traits>
 
 #include "models/data/partition.hpp"
-#include "sim/algorithms/training.hpp"
 #include "sim/network/payload_pool.hpp"
+#include "sim/runtime/training.hpp"
 
 namespace dlsim::sim {
 

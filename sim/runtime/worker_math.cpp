@@ -1,6 +1,6 @@
 // WorkerMath (worker_math.hpp) and make_compressor: the scenario's compressor chain per
 // message stream, built by models/compress/factory.cpp.
-#include "sim/algorithms/worker_math.hpp"
+#include "sim/runtime/worker_math.hpp"
 
 #include <stdexcept>
 #include <string>
