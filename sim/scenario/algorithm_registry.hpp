@@ -73,7 +73,7 @@ struct AlgorithmFacts {
   int min_workers = 1;
   GossipMemory gossip_memory;
   /// The default of algorithm.compressor.kind and .error_feedback for this kind.
-  std::string default_compressor = "none";
+  std::string default_compressor = models::kUncompressed;
   bool default_error_feedback = false;
 };
 
