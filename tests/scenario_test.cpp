@@ -5,11 +5,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "models/compress/factory.hpp"
 #include "scenario_helpers.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
@@ -393,4 +395,28 @@ TEST_CASE("the Markdown key reference lists every key with its default", "[scena
                                  "(model.kind = resnet)"));
   // Kinds whose definitions agree still share one row.
   CHECK_THAT(md, Catch::Contains("(topology.kind = grid or torus)"));
+}
+
+// The collective keys' docs name the all-reducible compressors by hand (the key tables
+// are built by static initializers, possibly before the compressors register): they must
+// name exactly the kinds whose compressors are all-reducible.
+TEST_CASE("the collective docs name exactly the all-reducible compressors", "[scenario][docs]") {
+  const std::string md = dlsim::sim::spec::reference_markdown();
+  std::vector<std::string> reducible = dlsim::models::all_reducible_kinds();
+  std::sort(reducible.begin(), reducible.end());
+  const std::string marker = "all-reducible compressors only: ";
+  int rows = 0;
+  for (auto at = md.find(marker); at != std::string::npos; at = md.find(marker, at + 1)) {
+    const std::size_t end = md.find(';', at);
+    std::vector<std::string> named;
+    for (std::size_t from = at + marker.size(); from < end;) {
+      const std::size_t comma = std::min(md.find(", ", from), end);
+      named.push_back(md.substr(from, comma - from));
+      from = comma + 2;
+    }
+    std::sort(named.begin(), named.end());
+    CHECK(named == reducible);
+    ++rows;
+  }
+  CHECK(rows == 2);  // sgd's collective, and the one of the kinds built on it
 }

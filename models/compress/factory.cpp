@@ -37,11 +37,16 @@ CompressorConfig parse_compressor(const json& j) {
   return c;
 }
 
-std::vector<std::string> all_reducible_kinds() {
-  std::vector<std::string> kinds;
-  for (const CompressorInfo* info : CompressorRegistry::instance().all()) {
-    if (info->read(info->example)->build()->all_reducible()) kinds.push_back(info->name);
-  }
+const std::vector<std::string>& all_reducible_kinds() {
+  // Builds one compressor per kind, so only once (the registry no longer changes after
+  // static initialization).
+  static const std::vector<std::string> kinds = [] {
+    std::vector<std::string> reducible;
+    for (const CompressorInfo* info : CompressorRegistry::instance().all()) {
+      if (info->read(info->example)->build()->all_reducible()) reducible.push_back(info->name);
+    }
+    return reducible;
+  }();
   return kinds;
 }
 

@@ -35,8 +35,9 @@ spec::Key compressor_kind_key(std::string doc);
 std::vector<spec::Key> compressor_common_keys();
 
 /// The kinds whose compressors are all-reducible (Compressor::all_reducible), in registry
-/// (name) order.
-std::vector<std::string> all_reducible_kinds();
+/// (name) order. Computed once, on the first call: call it only after main has started
+/// (every kind registered), never from a static initializer.
+const std::vector<std::string>& all_reducible_kinds();
 
 /// Reads and checks a compressor object, resolved or partial (absent keys take their
 /// key's default). Throws CompressorConfigError.

@@ -13,6 +13,10 @@ spec::Key collective_key(std::string doc) {
                    "parameter-server", std::move(doc));
 }
 
+// The all-reducible compressors are named by hand, here and in kinds/sgd.cpp: the key
+// tables are built by static initializers, possibly before the compressors register, so
+// models::all_reducible_kinds() cannot be asked yet. tests/scenario_test.cpp checks the
+// names against it.
 std::string aggregate_collective_doc() {
   return "How messages are combined: a parameter server (node id = workers), allgather, or "
          "ring all-reduce (all-reducible compressors only: none, fp16; no error feedback). The "

@@ -62,6 +62,13 @@ void ParameterServer::launch(Engine& engine) {
 }
 
 // Round after round until the run ends (the last round's reply is the last message).
+// The server has no last round of its own, by design: it does not know the round count
+// (the SVRG kinds add snapshot rounds; stop.sim_time, stop.bits and stop.target_loss end
+// a run after a number of rounds known to no one in advance). After the last broadcast
+// it waits in recv, which is a mailbox waiter and schedules no event, so Engine::run
+// returns as soon as the workers have taken the last reply and finished, just as when a
+// stop condition leaves the workers themselves waiting; ~Engine then destroys the
+// suspended frame (and with it `self`, the downlink compressor and its buffer pool).
 Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
   Training& t = self->t_;
   const NodeId id = t.workers();

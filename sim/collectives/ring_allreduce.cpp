@@ -130,7 +130,7 @@ bool symmetric_cluster(const Training& t, const RingAllReduce::Options& o) {
                                         [](double f) { return f == 1.0; });
   const bool by_iterations = !s.stop.sim_time && !s.stop.bits && !s.stop.target_loss &&
                              s.metrics.every != MetricsSpec::Every::sim_time;
-  const std::vector<std::string> reducible = models::all_reducible_kinds();
+  const std::vector<std::string>& reducible = models::all_reducible_kinds();
   const bool all_reducible =
       std::find(reducible.begin(), reducible.end(), o.compressor.kind) != reducible.end();
   return !t.objective.has_math() && t.workers() >= 2 && all_reducible &&

@@ -31,8 +31,12 @@ constexpr std::uint64_t stream_seed(std::uint64_t seed, std::string_view purpose
   return mix64(mix64(mix64(seed) ^ hash_label(purpose)) ^ node);
 }
 
-/// The generator every stream uses. std::mt19937_64's output sequence is fixed by
-/// the C++ standard, so runs are reproducible across compilers.
+/// The generator every stream uses. Its raw output is fixed by the C++ standard, but
+/// the std distributions and std::shuffle that draw from it (synthetic data, shuffles,
+/// partitions and mini-batches, the initial point, the compute jitter) are
+/// implementation-defined: runs are reproducible with one standard library (libstdc++
+/// here), not across standard libraries. (The random topologies draw through Boost's
+/// distributions instead.)
 using Rng = std::mt19937_64;
 
 inline Rng make_rng(std::uint64_t seed, std::string_view purpose, std::uint64_t node = 0) {

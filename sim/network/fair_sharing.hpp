@@ -12,9 +12,12 @@
 // not matter), so the rates are bit-identical to re-solving every component
 // (Recompute::full, the reference the tests compare against; it also fills by scanning
 // every resource and flow each round, where the incremental mode keeps the shares in a
-// heap and visits only the flows of saturated resources). All changes of one
-// simulated instant are solved together, in one event after them: 1,000 flows that
-// start at the same instant cost one solve, not 1,000.
+// heap and visits only the flows of saturated resources). Changes are solved in
+// batches, not once per instant: the first change after a solve schedules a solve event
+// at the current instant, and every change made before that event runs joins it (the
+// 1,000 sends of processes resumed at one instant cost one solve, not 1,000); a change
+// made at the same instant after the solve ran (by a process resumed after it) gets a
+// solve of its own at that instant.
 //
 // A flow keeps (remaining bits at `since`, rate, finish time); these are updated only
 // when its rate actually changes, and a flow ends at
@@ -38,7 +41,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
   void rates_changed() override;
 
-  /// Current rate of an active transfer (bits/s; 0 until the instant's solve ran).
+  /// Current rate of an active transfer (bits/s; 0 until the next solve ran).
   double rate(TransferId id) const { return flows_[id].rate; }
   /// Finish time of an active transfer as planned by the last solve.
   SimTime finish(TransferId id) const { return flows_[id].finish; }

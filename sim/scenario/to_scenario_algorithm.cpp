@@ -47,7 +47,7 @@ void check_compressor(const Scenario& s) {
 // error-feedback residual (the chunks vary in length).
 void check_ring_allreduce(const Scenario& s) {
   const CompressorSpec& c = s.algorithm.compressor;
-  const std::vector<std::string> reducible = models::all_reducible_kinds();
+  const std::vector<std::string>& reducible = models::all_reducible_kinds();
   if (std::find(reducible.begin(), reducible.end(), c.kind) == reducible.end()) {
     throw InputError("algorithm.collective",
                      "ring-allreduce sums partial vectors hop by hop and needs an "

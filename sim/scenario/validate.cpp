@@ -45,11 +45,7 @@ bool fits_int64(const json& raw) {
 
 // Throws unless `x` (in SI base units) lies within the bounds of `value`.
 void check_bounds(const Value& value, double x, const json& raw, const std::string& path) {
-  const bool low_ok =
-      !value.min || (value.min->inclusive ? x >= value.min->value : x > value.min->value);
-  const bool high_ok =
-      !value.max || (value.max->inclusive ? x <= value.max->value : x < value.max->value);
-  if (low_ok && high_ok) return;
+  if (spec::within_bounds(value, x)) return;
   using messages::number_text;
   std::string rule;
   if (value.min && value.max) {

@@ -19,7 +19,11 @@ bool parse_int(std::string_view text, int& out) {
 Partition parse_shard(std::string_view text) {
   const std::size_t slash = text.find('/');
   Partition p;
-  const std::string shown = "\"" + std::string(text) + "\"";
+  // Appended piece by piece: `"\"" + std::string(...)` trips GCC 12's bogus -Wrestrict
+  // (GCC bug 105651).
+  std::string shown = "\"";
+  shown += text;
+  shown += '"';
   if (slash == std::string_view::npos || !parse_int(text.substr(0, slash), p.index) ||
       !parse_int(text.substr(slash + 1), p.count))
     throw InputError("--shard", "expected i/K (shard i of K, 0 <= i < K), got " + shown);

@@ -33,15 +33,21 @@ std::string last_component(const std::string& key) {
 std::string value_label(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_array()) {
-    std::string out;
-    for (const auto& v : value) out += (out.empty() ? "" : "x") + value_label(v);
+    std::string out;  // separators appended on their own: GCC bug 105651 (-Wrestrict)
+    for (const auto& v : value) {
+      if (!out.empty()) out += 'x';
+      out += value_label(v);
+    }
     return out.empty() ? "empty" : out;
   }
   if (value.is_object()) {
     std::string out;
     if (value.contains("kind")) out = value_label(value["kind"]);
     for (const auto& [k, v] : value.items())
-      if (k != "kind") out += (out.empty() ? "" : "-") + value_label(v);
+      if (k != "kind") {
+        if (!out.empty()) out += '-';
+        out += value_label(v);
+      }
     return out.empty() ? "empty" : out;
   }
   return value.dump();

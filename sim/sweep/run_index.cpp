@@ -75,16 +75,29 @@ std::string csv_field(std::string_view text) {
 std::string index_csv(const SweepPlan& plan, const std::vector<RunRecord>& records,
                       const std::vector<std::size_t>& rows) {
   std::string out = "run_id,status";
-  for (const SweepAxis& a : plan.axes) out += "," + csv_field(a.key);
+  // Each piece appended on its own (no `"," + temporary`: GCC 12's bogus -Wrestrict,
+  // GCC bug 105651).
+  for (const SweepAxis& a : plan.axes) {
+    out += ',';
+    out += csv_field(a.key);
+  }
   out += ",repeat,seed,";
   out += CsvWriter::kHeader;
   out += '\n';
   for (std::size_t i : rows) {
     const SweepPoint& p = plan.points[i];
     const RunRecord& r = records[i];
-    out += csv_field(p.run_id) + "," + std::string(status_name(r.status));
-    for (const nlohmann::json& v : p.values) out += "," + cell(v);
-    out += "," + std::to_string(p.repeat) + "," + std::to_string(p.seed);
+    out += csv_field(p.run_id);
+    out += ',';
+    out += status_name(r.status);
+    for (const nlohmann::json& v : p.values) {
+      out += ',';
+      out += cell(v);
+    }
+    out += ',';
+    out += std::to_string(p.repeat);
+    out += ',';
+    out += std::to_string(p.seed);
     for (const char* column : kMetricColumns) {
       out += ',';
       if (r.status == RunStatus::done && r.final.is_object() && r.final.contains(column))

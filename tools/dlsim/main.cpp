@@ -1,6 +1,9 @@
-// The dlsim command line (docs/design.md §3): run, validate, schema.
-// Bad input: exit 2 and one line `dlsim: error: <where>: <what>` on stderr, with
-// nothing written; any other failure: exit 1.
+// The dlsim command line (docs/design.md §3): run, validate, schema [--markdown], and
+// sweep and topology (sweep_command.hpp, topology_command.hpp).
+// Exit status: 0 on success; 2 on bad input, with one line `dlsim: error: <where>: <what>`
+// on stderr and nothing written; 1 on any other failure, and from a sweep with runs that
+// did not finish; 128 + the signal for a run stopped by SIGINT or SIGTERM (its outputs
+// are kept, with "complete": false).
 #include <unistd.h>
 
 #include <cstdio>
