@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "models/compress/factory.hpp"
+#include "models/data/kinds/options.hpp"
+#include "models/objectives/kinds/options.hpp"
 #include "scenario_helpers.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
@@ -65,10 +67,10 @@ TEST_CASE("the typed scenario of an empty document", "[scenario]") {
   CHECK(s.seed == 1);
   CHECK(s.workers == 4);
   CHECK(s.data.source == "synthetic-regression");
-  CHECK(s.data.samples == 1000);
-  CHECK(s.data.noise == 0.1);
+  CHECK(s.data.options_as<dlsim::models::SyntheticRegressionSource>().options.samples == 1000);
+  CHECK(s.data.options_as<dlsim::models::SyntheticRegressionSource>().options.noise == 0.1);
   CHECK(s.model.kind == "least-squares");
-  CHECK(s.model.bias);
+  CHECK(s.model.options_as<dlsim::models::LeastSquaresOptions>().bias);
   CHECK(s.algorithm.kind == "sgd");
   CHECK(s.algorithm.collective == "parameter-server");
   CHECK(s.algorithm.batch_size == 32);
@@ -105,8 +107,10 @@ TEST_CASE("defaults that depend on other keys", "[scenario]") {
     CHECK(r["data"] == json::parse(R"({"source": "none"})"));
     CHECK(r["model"]["compute_time"] == "10ms");
     const Scenario s = to_scenario(r);
-    CHECK(s.model.parameters == 25'000'000);
-    CHECK(s.model.compute_time.ps == 10'000'000'000);
+    CHECK(s.model.options_as<dlsim::models::ProfileOptions>().parameters == 25'000'000);
+    // 10ms, rounded to the picosecond (sim/scenario/quantity.hpp) and back to seconds.
+    CHECK(s.model.options_as<dlsim::models::ProfileOptions>().compute_seconds ==
+          dlsim::sim::SimTime::from_ps(10'000'000'000).seconds());
   }
   SECTION("nic rates default to network.bandwidth as written") {
     const json r = resolve_scenario(json::parse(R"({"network": {"bandwidth": "1 Gbps"}})"));
@@ -185,8 +189,9 @@ TEST_CASE("user values are kept as written and resolving is idempotent", "[scena
   CHECK(s.metrics.every == MetricsSpec::Every::sim_time);
   CHECK(s.metrics.every_sim_time.ps == 10'000'000'000);
   CHECK_FALSE(s.metrics.test);
-  CHECK(s.model.init.kind == "normal");
-  CHECK(s.model.init.std == 0.5);
+  CHECK(s.model.options_as<dlsim::models::LinearOptions>().init.kind ==
+        dlsim::models::InitOptions::Kind::normal);
+  CHECK(s.model.options_as<dlsim::models::LinearOptions>().init.std == 0.5);
   CHECK(s.data.normalize == "standard");
   CHECK(s.output_dir == "/tmp/out");
 }

@@ -18,11 +18,8 @@ std::string text(double v) {
 
 void binarize(Dataset& data, const std::vector<double>& positive, const char* which) {
   if (!positive.empty()) {
-    Eigen::Array<bool, Eigen::Dynamic, 1> is_positive =
-        Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(data.labels.size(), false);
-    for (const double p : positive) is_positive = is_positive || (data.labels.array() == p);
-    data.labels =
-        is_positive.select(1.0, Eigen::ArrayXd::Constant(data.labels.size(), -1.0)).matrix();
+    for (double& y : data.labels)
+      y = std::find(positive.begin(), positive.end(), y) != positive.end() ? 1.0 : -1.0;
   } else {
     const auto& y = data.labels.array();
     if (((y == 0.0) || (y == 1.0)).all()) {

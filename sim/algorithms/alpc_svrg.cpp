@@ -46,7 +46,7 @@ Katyusha constants(const Training& t, std::int64_t m) {
   const SvrgFamilyOptions& o = t.scenario.algorithm.options_as<SvrgFamilyOptions>();
   Katyusha c;
   if (!t.objective.has_math()) return c;  // profile: timing only
-  c.sigma = o.sigma ? *o.sigma : t.scenario.model.l2;
+  c.sigma = o.sigma ? *o.sigma : t.scenario.model.options->regularization().l2;
   c.L = o.L ? *o.L : estimate_smoothness(t.objective, *t.train);
   c.tau1 = std::min(std::sqrt(double(m) * c.sigma / (3 * c.L)), 0.5);
   c.alpha = 1 / (3 * c.tau1 * c.L);

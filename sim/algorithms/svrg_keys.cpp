@@ -64,7 +64,7 @@ void check_svrg_family(const Scenario& s) {
           "only a parameter server sends a downlink; collective is \"" + a.collective + "\"");
     }
   }
-  if (!o.epoch_length && s.data.source == "none") {
+  if (!o.epoch_length && !s.data.facts().has_data) {
     throw InputError("algorithm.epoch_length",
                      "required for models without data (model.kind \"" + s.model.kind +
                          "\"): the epoch cannot be one pass over a shard");

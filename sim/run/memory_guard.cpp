@@ -42,11 +42,10 @@ std::optional<double> available_memory_bytes() {
 }
 
 void check_data_memory(const Scenario& s) {
-  const DataSpec& d = s.data;
-  if (d.source != "synthetic-regression" && d.source != "synthetic-classification") return;
-  const double needed = double(d.samples) * (double(d.features) + 1) * kBytesPerValue;
-  check_fits("data.samples", needed,
-             fmt::format("{} samples x {} features x 8 bytes", d.samples, d.features));
+  // Sources that know their size before loading (generated data) declare it.
+  if (!s.data.options) return;
+  if (const auto memory = s.data.options->memory())
+    check_fits("data." + memory->key, memory->bytes, memory->how);
 }
 
 void check_model_memory(const Scenario& s, std::int64_t dimension, int nodes) {

@@ -1,7 +1,8 @@
 // Resource guard (issue 10): a scenario whose estimated memory exceeds the memory
 // available now is refused with an InputError (exit 2) instead of being killed by the
 // OOM killer halfway. Estimates, in bytes (8 per double):
-//   synthetic data   samples · (features + 1) · 8, checked before it is generated;
+//   data             what the source declares (DataOptions::memory, models/data/registry.hpp;
+//                    generated data: samples · (features + 1) · 8), checked before loading;
 //   model state      nodes · dimension · 6 vectors · 8 (model, gradient, momentum or
 //                    iterate copy, received/gossip copies: an upper bound over the
 //                    algorithms; profile models have dimension 0 and hold no vectors).
@@ -18,7 +19,8 @@ namespace dlsim::sim {
 /// MemAvailable from /proc/meminfo in bytes, or nothing when it cannot be read.
 std::optional<double> available_memory_bytes();
 
-/// Throws InputError("data.samples") when generating the synthetic data set would not fit.
+/// Throws InputError("data.<key>", e.g. data.samples) when the data set the source
+/// declares would not fit.
 void check_data_memory(const Scenario& s);
 
 /// Throws InputError("workers") when every node's model state would not fit.

@@ -9,15 +9,9 @@
 #include <fmt/format.h>
 
 #include "models/compress/factory.hpp"
-#include "models/data/labels.hpp"
+#include "models/data/registry.hpp"
 #include "models/data/sources.hpp"
-#include "models/objectives/cnn/conv_net.hpp"
-#include "models/objectives/consensus.hpp"
-#include "models/objectives/least_squares.hpp"
-#include "models/objectives/logistic.hpp"
-#include "models/objectives/mlp.hpp"
-#include "models/objectives/profile.hpp"
-#include "models/objectives/softmax.hpp"
+#include "models/objectives/registry.hpp"
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/run/memory_guard.hpp"
@@ -29,71 +23,27 @@ namespace dlsim::sim {
 
 namespace {
 
-// Runs `load`, turning a DataError into an InputError for `key`.
-template <class Load>
-auto or_input_error(const std::string& key, Load&& load) {
-  try {
-    return load();
-  } catch (const models::DataError& e) {
-    throw InputError(key, e.what());
-  }
-}
-
-void check_same_features(const models::DataSplit& split, const DataSpec& d) {
-  if (split.test->feature_count() != split.train.feature_count())
-    throw InputError("data.test_path",
-                     fmt::format("{} has {} features but {} has {}", d.test_path,
-                                 split.test->feature_count(), d.path, split.train.feature_count()));
-}
-
+// The registered source loads or generates the data (models/data/registry.hpp).
 models::DataSplit load_source(const Scenario& s) {
-  const DataSpec& d = s.data;
-  models::DataSplit split;
-  if (d.source == "synthetic-regression") {
-    auto rng = make_rng(s.seed, "data");
-    split.train = models::synthetic_regression({d.samples, d.features, d.noise, d.condition}, rng);
-  } else if (d.source == "synthetic-classification") {
-    auto rng = make_rng(s.seed, "data");
-    split.train = models::synthetic_classification(
-        {d.samples, d.features, int(d.classes), d.separation}, rng);
-  } else if (d.source == "csv") {
-    split.train =
-        or_input_error("data.path", [&] { return models::load_csv(d.path, d.label_column); });
-    if (!d.test_path.empty()) {
-      split.test = or_input_error("data.test_path",
-                                  [&] { return models::load_csv(d.test_path, d.label_column); });
-      check_same_features(split, d);
-    }
-  } else if (d.source == "libsvm") {
-    const auto train = or_input_error("data.path", [&] { return models::parse_libsvm(d.path); });
-    std::optional<models::LibsvmFile> test;
-    if (!d.test_path.empty())
-      test = or_input_error("data.test_path", [&] { return models::parse_libsvm(d.test_path); });
-    // Both files share the feature count of the wider one (trailing zero features are
-    // simply not written in libsvm files).
-    const models::Index features = std::max(train.max_feature, test ? test->max_feature : 0);
-    split.train = models::densify(train, features);
-    if (test) split.test = models::densify(*test, features);
-  } else if (d.source == "fashion-mnist") {
-    split = or_input_error("data.path", [&] { return models::load_fashion_mnist(d.path); });
-  } else {
-    throw InputError("data.source", "unsupported source \"" + d.source + "\"");
+  auto rng = make_rng(s.seed, "data");
+  try {
+    return s.data.options->load(rng);
+  } catch (const models::DataConfigError& e) {
+    throw InputError("data." + e.key(), e.what());
   }
-  return split;
 }
 
-// Labels as the model needs them: ±1 for logistic, class indices for softmax and mlp.
+// Labels as the model needs them (ModelFacts::labels): ±1, class indices. A problem the
+// model's options cause is reported at their key, one of the data at the key of its file.
 void fit_labels(const Scenario& s, models::DataSplit& split) {
   const std::string& kind = s.model.kind;
   try {
-    if (kind == "logistic") models::binarize_labels(split, s.model.positive_classes);
-    if (kind == "softmax" || kind == "mlp" || kind == "lenet5" || kind == "resnet" || kind == "cnn")
-      models::index_classes(split);
+    s.model.options->fit_labels(split);
+  } catch (const models::ModelConfigError& e) {
+    throw InputError("model." + e.key(), fmt::format("model kind \"{}\": {}", kind, e.what()));
   } catch (const std::invalid_argument& e) {
-    const std::string key = kind == "logistic" && !s.model.positive_classes.empty()
-                                ? "model.positive_classes"
-                            : s.data.path.empty() ? "data.source"
-                                                  : "data.path";
+    const auto files = s.data.options->paths();
+    const std::string key = files.empty() ? "data.source" : "data." + files.front().first;
     throw InputError(key, fmt::format("model kind \"{}\": {}", kind, e.what()));
   }
 }
@@ -132,77 +82,16 @@ models::Shards make_partition(const Scenario& s, const models::Dataset& train) {
   }
 }
 
-models::InitOptions init_options(const InitSpec& spec) {
-  models::InitOptions init;
-  using Kind = models::InitOptions::Kind;
-  init.kind = spec.kind == "normal"   ? Kind::normal
-              : spec.kind == "he"     ? Kind::he
-              : spec.kind == "xavier" ? Kind::xavier
-                                      : Kind::zeros;
-  init.std = spec.std;
-  return init;
-}
-
-// lenet5, resnet and cnn (models/objectives/cnn) on 28x28x1 images.
-std::unique_ptr<models::Objective> make_conv_net(const Scenario& s, const models::DataSplit& data,
-                                                 const models::InitOptions& init) {
-  const ModelSpec& m = s.model;
-  const models::Index features = data.train.feature_count();
-  if (features != 784)
-    throw InputError("model.kind", fmt::format("model kind \"{}\" takes 28x28x1 images (784 "
-                                               "features); the data has {} features",
-                                               m.kind, features));
-  models::cnn::Architecture a;
-  a.kind = m.kind == "lenet5" ? models::cnn::Architecture::Kind::lenet5
-           : m.kind == "cnn"  ? models::cnn::Architecture::Kind::custom
-                              : models::cnn::Architecture::Kind::resnet;
-  a.layers = m.layers;
-  a.activation = m.activation == "tanh" ? models::Activation::tanh : models::Activation::relu;
-  a.pooling = m.pooling == "average" ? models::cnn::PoolKind::average : models::cnn::PoolKind::max;
-  a.depth = int(m.depth);
-  a.width = m.width;
-  a.classes = data.train.classes;
-  if (m.kind == "cnn" && a.classes != 10)  // the layer list was checked for 10 outputs
-    throw InputError("model.layers", fmt::format("the network gives 10 outputs; the data has {} "
-                                                 "classes",
-                                                 a.classes));
-  const auto precision =
-      m.precision == "double" ? models::Precision::double_ : models::Precision::single;
-  try {
-    return std::make_unique<models::ConvNet>(a, models::Regularization{m.l2, m.l1}, init,
-                                             precision);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("model", e.what());
-  }
-}
-
+// The registered kind builds its objective (models/objectives/registry.hpp).
 std::unique_ptr<models::Objective> make_objective(const Scenario& s,
                                                   const models::DataSplit* data) {
-  const ModelSpec& m = s.model;
-  if (m.kind == "profile")
-    return std::make_unique<models::Profile>(m.parameters, m.compute_time.seconds());
-  if (m.kind == "consensus") {
-    auto rng = make_rng(s.seed, "consensus-starts");
-    return std::make_unique<models::Consensus>(m.dimension, int(s.workers), rng);
+  auto starts = make_rng(s.seed, "consensus-starts");
+  const models::ModelContext context{.data = data, .workers = int(s.workers), .starts = &starts};
+  try {
+    return s.model.options->build(context);
+  } catch (const models::ModelConfigError& e) {
+    throw InputError(e.key().empty() ? "model" : "model." + e.key(), e.what());
   }
-  const models::Index features = data->train.feature_count();
-  const models::Regularization reg{m.l2, m.l1};
-  const models::InitOptions init = init_options(m.init);
-  if (m.kind == "least-squares")
-    return std::make_unique<models::LeastSquares>(features, reg, m.bias, init);
-  if (m.kind == "logistic") return std::make_unique<models::Logistic>(features, reg, m.bias, init);
-  if (m.kind == "softmax")
-    return std::make_unique<models::Softmax>(features, data->train.classes, reg, m.bias, init);
-  if (m.kind == "mlp") {
-    const std::vector<models::Index> hidden(m.hidden.begin(), m.hidden.end());
-    const auto activation =
-        m.activation == "tanh" ? models::Activation::tanh : models::Activation::relu;
-    return std::make_unique<models::Mlp>(features, hidden, data->train.classes, activation, reg,
-                                         m.bias, init);
-  }
-  if (m.kind == "lenet5" || m.kind == "resnet" || m.kind == "cnn")
-    return make_conv_net(s, *data, init);
-  throw InputError("model.kind", "unsupported model \"" + m.kind + "\"");
 }
 
 // k <= d and k with per-tensor slices, for the model's tensors; errors at `path`.<key>.
@@ -223,7 +112,7 @@ PreparedRun prepare(Scenario scenario) {
   const Scenario& s = p.scenario;
   const auto n = s.workers;
 
-  if (s.data.source != "none") {
+  if (s.data.facts().has_data) {
     check_data_memory(s);  // before generating it (sim/run/memory_guard.hpp)
     p.data = load_data(s);
     const auto samples = p.data->train.size();

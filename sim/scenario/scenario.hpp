@@ -13,7 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "models/compress/factory.hpp"
-#include "models/objectives/cnn/layer_list.hpp"
+#include "models/data/registry.hpp"
+#include "models/objectives/registry.hpp"
 #include "sim/engine/units.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
 
@@ -29,57 +30,42 @@ struct PartitionSpec {
   std::int64_t per_worker = 2;  // shards
 };
 
+/// The `data` section: a registered source (models/data/registry.hpp), its typed options,
+/// and the keys every source with data shares.
 struct DataSpec {
-  // synthetic-regression | synthetic-classification | csv | libsvm | fashion-mnist | none
-  std::string source = "synthetic-regression";
-  // synthetic-regression (preset: "none" | "yearpredictionmsd")
-  std::string preset = "none";
-  std::int64_t samples = 1000;
-  std::int64_t features = 20;
-  double noise = 0.1;
-  double condition = 1.0;
-  // synthetic-classification (also samples, features)
-  std::int64_t classes = 2;
-  double separation = 2.0;
-  // csv, libsvm, fashion-mnist (a directory)
-  std::string path;
-  std::string test_path;  // empty: none
-  std::string label_column = "label";
+  std::string source;
+  /// The source's own options, read by the source; null for the source without data.
+  std::shared_ptr<const models::DataOptions> options;
   // every source with data
   double test_fraction = 0.0;
   std::optional<std::int64_t> train_samples;  // subsample the training set
   std::string normalize = "none";             // none | standard | minmax
   PartitionSpec partition;
+
+  const models::DataSourceFacts& facts() const { return models::data_source_info(source).facts; }
+  /// What the scenario says about the data before it is loaded.
+  models::DataShape shape() const { return options ? options->shape() : models::DataShape{}; }
+  template <class T>
+  const T& options_as() const {
+    const T* typed = dynamic_cast<const T*>(options.get());
+    if (!typed) throw std::logic_error("data source " + source + " has no options of this type");
+    return *typed;
+  }
 };
 
-struct InitSpec {
-  std::string kind = "zeros";  // zeros | normal | he | xavier
-  double std = 0.01;
-};
-
+/// The `model` section: a registered kind (models/objectives/registry.hpp) and its typed
+/// options, which build the objective.
 struct ModelSpec {
-  // least-squares | logistic | softmax | mlp | lenet5 | resnet | cnn | consensus | profile
-  std::string kind = "least-squares";
-  double l2 = 0.0;
-  double l1 = 0.0;
-  bool bias = true;
-  InitSpec init;
-  // logistic
-  std::vector<double> positive_classes;
-  // mlp
-  std::vector<std::int64_t> hidden;
-  std::string activation = "relu";  // relu | tanh (mlp, lenet5)
-  // lenet5, resnet (models/objectives/cnn)
-  std::string pooling = "max";                 // lenet5: max | average
-  std::int64_t depth = 20;                     // resnet: 6n + 2
-  double width = 1.0;                          // resnet: channel multiplier
-  std::string precision = "float";             // float | double
-  std::vector<models::cnn::LayerSpec> layers;  // cnn (checked while reading)
-  // consensus
-  std::int64_t dimension = 0;
-  // profile
-  std::int64_t parameters = 0;
-  SimTime compute_time{};
+  std::string kind;
+  std::shared_ptr<const models::ModelOptions> options;
+
+  const models::ModelFacts& facts() const { return models::model_info(kind).facts; }
+  template <class T>
+  const T& options_as() const {
+    const T* typed = dynamic_cast<const T*>(options.get());
+    if (!typed) throw std::logic_error("model " + kind + " has no options of this type");
+    return *typed;
+  }
 };
 
 /// A compressor, read once when the scenario is loaded: kind, error_feedback, per_tensor

@@ -27,15 +27,13 @@ CompressorSpec read_compressor(const json& j, const std::string& path) {
   }
 }
 
-// k <= d when the scenario states the dimension (profile parameters; least-squares on
-// synthetic data); otherwise k <= d is checked at run start (sim/run/prepare.cpp).
+// k <= d when the scenario alone determines the dimension (ModelOptions::parameter_count:
+// profile parameters; least-squares on data of stated features); otherwise k <= d is
+// checked at run start (sim/run/prepare.cpp).
 void check_compressor(const Scenario& s) {
   try {
     const CompressorSpec& config = s.algorithm.compressor;
-    std::optional<std::int64_t> d;
-    if (s.model.kind == "profile") d = s.model.parameters;
-    if (s.model.kind == "least-squares" && s.data.source == "synthetic-regression")
-      d = s.data.features + (s.model.bias ? 1 : 0);
+    const std::optional<std::int64_t> d = s.model.options->parameter_count(s.data.shape());
     if (d) models::check_dimensions(config, {*d});
   } catch (const models::CompressorConfigError& e) {
     throw InputError("algorithm.compressor." + e.key(), e.what());

@@ -1,5 +1,7 @@
-// to_scenario, section `data`: the typed DataSpec, and which data each model kind can
-// use (checks that read data, model, stop and metrics together).
+// to_scenario, section `data`: the registered source reads its own options
+// (models/data/registry.hpp), the common keys are read here; and which data each model
+// can use (checks that read data, model, stop and metrics together, from the facts both
+// registries declare).
 #include <limits>
 
 #include "sim/scenario/messages.hpp"
@@ -11,28 +13,15 @@ using nlohmann::json;
 
 void read_data(const json& j, DataSpec& d) {
   d.source = j.at("source").get<std::string>();
-  if (d.source == "none") return;
-  if (d.source == "synthetic-regression") {
-    d.preset = j.at("preset").get<std::string>();
-    d.samples = j.at("samples").get<std::int64_t>();
-    d.features = j.at("features").get<std::int64_t>();
-    d.noise = j.at("noise").get<double>();
-    d.condition = j.at("condition").get<double>();
-  } else if (d.source == "synthetic-classification") {
-    d.samples = j.at("samples").get<std::int64_t>();
-    d.features = j.at("features").get<std::int64_t>();
-    d.classes = j.at("classes").get<std::int64_t>();
-    d.separation = j.at("separation").get<double>();
-  } else if (d.source == "csv") {
-    d.path = j.at("path").get<std::string>();
-    d.test_path = j.at("test_path").get<std::string>();
-    d.label_column = j.at("label_column").get<std::string>();
-  } else if (d.source == "libsvm") {
-    d.path = j.at("path").get<std::string>();
-    d.test_path = j.at("test_path").get<std::string>();
-  } else if (d.source == "fashion-mnist") {
-    d.path = j.at("path").get<std::string>();
+  const models::DataSourceInfo& info = models::data_source_info(d.source);
+  if (info.read) {
+    try {
+      d.options = info.read(in_base_units(j, info.keys));
+    } catch (const models::DataConfigError& e) {
+      throw InputError("data." + e.key(), e.what());
+    }
   }
+  if (!info.facts.has_data) return;
   d.test_fraction = j.at("test_fraction").get<double>();
   if (j.contains("train_samples")) d.train_samples = j.at("train_samples").get<std::int64_t>();
   d.normalize = j.at("normalize").get<std::string>();
@@ -43,83 +32,72 @@ void read_data(const json& j, DataSpec& d) {
     d.partition.per_worker = partition.at("per_worker").get<std::int64_t>();
 }
 
-// Which data each model kind can use (docs/design.md §4):
-//  - profile and consensus need data.source none, every other model needs data;
-//  - logistic needs binary labels (or positive_classes), softmax and mlp integer class
-//    labels; synthetic-regression has real-valued targets, so only least-squares fits it
-//    (labels of files are checked when they are read);
+// Which data each model kind can use (docs/design.md §4), from the facts of both:
+//  - models without data need the source without data, every other model needs data;
+//  - classifiers (binary or class-index labels) cannot take real-valued targets (labels
+//    of files are checked when they are read);
+//  - a model's required input features must match the features the scenario states;
+//  - the model checks what it needs of the data the scenario describes (logistic: two
+//    classes, or positive_classes);
 //  - least-squares accepts classification data and regresses the class index (allowed,
 //    documented: a baseline, not a classifier);
 //  - consensus only makes sense for decentralized algorithms (centralized ones keep one
 //    model, so every worker would share one start).
 void check_data(const Scenario& s) {
-  const bool no_data = s.data.source == "none";
+  const models::ModelFacts& model = s.model.facts();
+  const models::DataSourceFacts& data = s.data.facts();
+  const bool no_data = !data.has_data;
   const std::string& kind = s.model.kind;
-  const bool dataless_model = kind == "profile" || kind == "consensus";
-  if (dataless_model && !no_data) {
-    throw InputError("data.source", "must be \"none\" for model kind \"" + kind + "\", got \"" +
+  if (!model.needs_data && !no_data) {
+    throw InputError("data.source", "must be \"" + models::no_data_source() +
+                                        "\" for model kind \"" + kind + "\", got \"" +
                                         s.data.source + "\"");
   }
-  if (!dataless_model && no_data) {
-    throw InputError("data.source", "model kind \"" + kind + "\" needs data; got \"none\"");
+  if (model.needs_data && no_data) {
+    throw InputError("data.source",
+                     "model kind \"" + kind + "\" needs data; got \"" + s.data.source + "\"");
   }
-  if (kind == "consensus" && !s.decentralized()) {
-    throw InputError("model.kind",
-                     "consensus needs a decentralized algorithm (every worker "
-                     "holds its own vector), got \"" +
-                         s.algorithm.kind + "\"");
+  if (model.needs_decentralized && !s.decentralized()) {
+    throw InputError("model.kind", kind + " needs a decentralized algorithm (" +
+                                       model.decentralized_reason + "), got \"" + s.algorithm.kind +
+                                       "\"");
   }
-  const bool convolutional = kind == "lenet5" || kind == "resnet" || kind == "cnn";
-  const bool classifier = kind == "logistic" || kind == "softmax" || kind == "mlp" || convolutional;
-  // Convolutional models take 28x28x1 images: fashion-mnist, or 784 features (files are
-  // checked when they are read, in prepare).
-  if (convolutional && s.data.source == "synthetic-classification" && s.data.features != 784) {
-    throw InputError("data.features", "model kind \"" + kind +
-                                          "\" takes 28x28 images (784 features), got " +
-                                          std::to_string(s.data.features));
+  if (model.labels != models::LabelNeeds::any && data.real_targets) {
+    throw InputError("data.source", "model kind \"" + kind + "\" needs class labels; " +
+                                        s.data.source + " has real targets (use " +
+                                        data.classes_alternative + ")");
   }
-  if (classifier && s.data.source == "synthetic-regression") {
-    throw InputError("data.source", "model kind \"" + kind +
-                                        "\" needs class labels; synthetic-regression has real "
-                                        "targets (use synthetic-classification)");
+  const models::DataShape shape = s.data.shape();
+  if (model.input_features && shape.features && *shape.features != *model.input_features) {
+    throw InputError("data.features", "model kind \"" + kind + "\" takes " + model.input_text +
+                                          " (" + std::to_string(*model.input_features) +
+                                          " features), got " + std::to_string(*shape.features));
   }
-  if (kind == "logistic" && s.data.source == "synthetic-classification" && s.data.classes > 2 &&
-      s.model.positive_classes.empty()) {
-    throw InputError("model.positive_classes",
-                     "logistic regression is binary but data.classes is " +
-                         std::to_string(s.data.classes) + "; list the positive classes");
-  }
-  if (kind == "logistic" && s.data.source == "fashion-mnist" && s.model.positive_classes.empty()) {
-    throw InputError("model.positive_classes",
-                     "logistic regression is binary but fashion-mnist has 10 classes; list the "
-                     "positive classes");
+  try {
+    s.model.options->check_data(shape);
+  } catch (const models::ModelConfigError& e) {
+    throw InputError("model." + e.key(), e.what());
   }
   if (no_data && s.stop.epochs) {
-    throw InputError("stop.epochs", "epochs need data, but data.source is \"none\"");
+    throw InputError("stop.epochs",
+                     "epochs need data, but data.source is \"" + s.data.source + "\"");
   }
-  if (kind == "profile" && s.stop.target_loss) {
+  if (!model.has_loss && s.stop.target_loss) {
     throw InputError("stop.target_loss",
-                     "a target loss needs a model with a loss, but model kind is \"profile\"");
+                     "a target loss needs a model with a loss, but model kind is \"" + kind + "\"");
   }
   if (no_data && s.metrics.every == MetricsSpec::Every::epochs) {
-    throw InputError("metrics.every.epochs", "epochs need data, but data.source is \"none\"");
+    throw InputError("metrics.every.epochs",
+                     "epochs need data, but data.source is \"" + s.data.source + "\"");
   }
   if (no_data && s.metrics.eval_samples) {
-    throw InputError("metrics.eval_samples", "needs data, but data.source is \"none\"");
+    throw InputError("metrics.eval_samples",
+                     "needs data, but data.source is \"" + s.data.source + "\"");
   }
-  if (!s.data.test_path.empty() && s.data.test_fraction > 0.0) {
+  if (const auto own = s.data.options ? s.data.options->own_test_set() : std::nullopt;
+      own && s.data.test_fraction > 0.0) {
     throw InputError("data.test_fraction",
-                     "must be 0 when data.test_path gives a separate test file, got " +
-                         messages::number_text(s.data.test_fraction));
-  }
-  if (s.data.source == "fashion-mnist" && s.data.test_fraction > 0.0) {
-    throw InputError("data.test_fraction",
-                     "must be 0 for fashion-mnist, which has its official 10,000-image test "
-                     "set, got " +
-                         messages::number_text(s.data.test_fraction));
-  }
-  if ((s.data.source == "csv" || s.data.source == "libsvm") && s.data.path.empty()) {
-    throw InputError("data.path", "data.source " + s.data.source + " needs a path");
+                     "must be 0 " + *own + ", got " + messages::number_text(s.data.test_fraction));
   }
   if (s.data.partition.kind == "shards" &&
       s.data.partition.per_worker > std::numeric_limits<std::int64_t>::max() / s.workers) {

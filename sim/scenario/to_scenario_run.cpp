@@ -67,9 +67,9 @@ void check_per_worker_metrics(const Scenario& s) {
                          " keeps one model that every worker shares, so per-worker rows would "
                          "repeat metrics.csv; per_worker needs a decentralized algorithm");
   }
-  if (s.model.kind == "profile") {
-    throw InputError("metrics.per_worker",
-                     "model kind \"profile\" has no parameters to evaluate per worker");
+  if (!s.model.facts().has_values) {
+    throw InputError("metrics.per_worker", "model kind \"" + s.model.kind +
+                                               "\" has no parameters to evaluate per worker");
   }
 }
 

@@ -20,12 +20,17 @@ inline Bits to_bits(const nlohmann::json& value) {
   return Bits(std::llround(parse_size_bits(value)));
 }
 
-// to_scenario_data.cpp: data sources; which data each model kind can use.
+// to_scenario_data.cpp: the source reads its own options; which data each model can use.
 void read_data(const nlohmann::json& j, DataSpec& d);
 void check_data(const Scenario& s);
 
-// to_scenario_model.cpp (resnet depth 6n + 2 is checked while reading).
+// to_scenario_model.cpp: the kind reads its own options (resnet depth 6n + 2 is checked
+// while reading).
 void read_model(const nlohmann::json& j, ModelSpec& m);
+/// `object` with the values of its quantity-typed `keys` (time, rate, size, flops) in SI
+/// base units, as the registered kinds read them (a time in seconds).
+nlohmann::json in_base_units(const nlohmann::json& object,
+                             const std::vector<dlsim::spec::Key>& keys);
 
 // to_scenario_algorithm.cpp: collectives, compressors, the SVRG family, gossip kinds and
 // learning-rate schedules.

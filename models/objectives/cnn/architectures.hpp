@@ -15,7 +15,7 @@
 //   Parameters: (9+1)c1 + n·2(9c1²+c1) + [(9c1c2+c2) + (9c2²+c2) + (c1c2+c2)]
 //   + (n−1)·2(9c2²+c2) + [same with c2 → c3] + (n−1)·2(9c3²+c3) + (c3+1)·C.
 //
-// custom (scenario `model.kind: "cnn"`): the layers of `layers` in order (layer_list.hpp),
+// custom (scenario `model.kind` cnn): the layers of `layers` in order (layer_list.hpp),
 // checked by infer_layer_shapes first.
 #pragma once
 

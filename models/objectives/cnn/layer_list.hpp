@@ -1,4 +1,4 @@
-// `model.kind: "cnn"`: a convolutional network described by a list of layers, with the
+// `model.kind` cnn: a convolutional network described by a list of layers, with the
 // shape inference that checks the list before anything is built.
 //
 //   conv     channels, kernel, stride, padding   C×H×W → channels × Ho × Wo,

@@ -6,6 +6,7 @@
 #include "sim/algorithms/svrg_keys.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/messages.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
@@ -26,17 +27,23 @@ void check(const Scenario& s) {
     throw InputError("algorithm.double_sampling",
                      "the second sample feeds the option-I y-step; option II has none");
   }
-  const bool has_math = s.model.kind != "profile";
-  if (has_math && !o.sigma && s.model.l2 <= 0.0) {
+  const models::ModelFacts& model = s.model.facts();
+  const bool has_math = model.has_values;
+  if (has_math && !o.sigma && s.model.options->regularization().l2 <= 0.0) {
     throw InputError("algorithm.sigma",
                      "Katyusha needs the strong convexity sigma > 0: give algorithm.sigma "
                      "or model.l2 > 0 (sigma defaults to model.l2, which is 0)");
   }
-  const bool estimable =
-      s.model.kind == "least-squares" || s.model.kind == "logistic" || s.model.kind == "softmax";
-  if (has_math && !o.L && !estimable) {
+  if (has_math && !o.L && !model.smoothness_estimable) {
+    std::vector<std::string> estimable = models::model_kinds_where(
+        [](const models::ModelFacts& f) { return f.smoothness_estimable; });
+    std::string kinds = estimable.empty() ? "" : estimable.back();
+    if (estimable.size() > 1) {
+      estimable.pop_back();
+      kinds = messages::join(estimable, ", ") + " and " + kinds;
+    }
     throw InputError("algorithm.L", "cannot be estimated for model.kind \"" + s.model.kind +
-                                        "\" (least-squares, logistic and softmax only); give it");
+                                        "\" (" + kinds + " only); give it");
   }
   const AlgorithmSpec::Schedule& schedule = a.schedule;
   if (schedule.kind != "constant" || schedule.warmup != 0) {

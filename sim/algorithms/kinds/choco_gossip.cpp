@@ -5,17 +5,21 @@
 #include "sim/algorithms/gossip_keys.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/messages.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
 namespace {
 
 void check(const Scenario& s) {
-  if (s.model.kind != "consensus" && s.model.kind != "profile") {
+  if (s.model.facts().needs_data) {  // only models without data have nothing to train
+    std::vector<std::string> dataless =
+        models::model_kinds_where([](const models::ModelFacts& f) { return !f.needs_data; });
+    for (std::string& kind : dataless) kind = "\"" + kind + "\"";
     throw InputError("model.kind",
-                     "choco-gossip only averages (no local steps); needs model kind "
-                     "\"consensus\" or \"profile\", got \"" +
-                         s.model.kind + "\" (use choco-sgd to train)");
+                     "choco-gossip only averages (no local steps); needs model kind " +
+                         messages::join(dataless, " or ") + ", got \"" + s.model.kind +
+                         "\" (use choco-sgd to train)");
   }
 }
 

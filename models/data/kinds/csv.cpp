@@ -1,0 +1,63 @@
+// Data source `csv`: a CSV file with a header row and a label column (models/data/csv.cpp),
+// optionally with a separate test file.
+#include "models/data/registry.hpp"
+#include "models/data/sources.hpp"
+
+namespace dlsim::models {
+namespace {
+
+using nlohmann::json;
+using namespace spec;
+
+struct CsvSource final : DataOptions {
+  std::string path;
+  std::string test_path;  // empty: none
+  std::string label_column;
+
+  DataSplit load(std::mt19937_64& /*rng*/) const override {
+    DataSplit split;
+    split.train = or_config_error("path", [&] { return load_csv(path, label_column); });
+    if (!test_path.empty()) {
+      split.test = or_config_error("test_path", [&] { return load_csv(test_path, label_column); });
+      if (split.test->feature_count() != split.train.feature_count())
+        throw DataConfigError("test_path", test_path + " has " +
+                                               std::to_string(split.test->feature_count()) +
+                                               " features but " + path + " has " +
+                                               std::to_string(split.train.feature_count()));
+    }
+    return split;
+  }
+  std::vector<std::pair<std::string, std::string>> paths() const override {
+    std::vector<std::pair<std::string, std::string>> files = {{"path", path}};
+    if (!test_path.empty()) files.emplace_back("test_path", test_path);
+    return files;
+  }
+  std::optional<std::string> own_test_set() const override {
+    if (test_path.empty()) return std::nullopt;
+    return "when data.test_path gives a separate test file";
+  }
+};
+
+std::shared_ptr<const DataOptions> read(const json& j) {
+  auto o = std::make_shared<CsvSource>();
+  o->path = j.at("path").get<std::string>();
+  o->test_path = j.at("test_path").get<std::string>();
+  o->label_column = j.at("label_column").get<std::string>();
+  if (o->path.empty()) throw DataConfigError("path", "data.source csv needs a path");
+  return o;
+}
+
+const DataSourceRegistration registered{{
+    .name = "csv",
+    .doc = "A CSV file with a header row; the label column, every other column numeric.",
+    .keys = {required("path", string().nonempty(), "Path of the training CSV file."),
+             defaulted("test_path", string(), "",
+                       "Path of a separate test CSV file (empty: none)."),
+             defaulted("label_column", string().nonempty(), "label",
+                       "Name of the column that holds the label.")},
+    .read = read,
+    .order = 2,
+}};
+
+}  // namespace
+}  // namespace dlsim::models

@@ -1,0 +1,60 @@
+// Data source `libsvm`: libsvm/svmlight files (models/data/libsvm.cpp), stored densely;
+// optionally with a separate test file.
+#include <algorithm>
+
+#include "models/data/registry.hpp"
+#include "models/data/sources.hpp"
+
+namespace dlsim::models {
+namespace {
+
+using nlohmann::json;
+using namespace spec;
+
+struct LibsvmSource final : DataOptions {
+  std::string path;
+  std::string test_path;  // empty: none
+
+  DataSplit load(std::mt19937_64& /*rng*/) const override {
+    const auto train = or_config_error("path", [&] { return parse_libsvm(path); });
+    std::optional<LibsvmFile> test;
+    if (!test_path.empty())
+      test = or_config_error("test_path", [&] { return parse_libsvm(test_path); });
+    // Both files share the feature count of the wider one (trailing zero features are
+    // simply not written in libsvm files).
+    const Index features = std::max(train.max_feature, test ? test->max_feature : 0);
+    DataSplit split;
+    split.train = densify(train, features);
+    if (test) split.test = densify(*test, features);
+    return split;
+  }
+  std::vector<std::pair<std::string, std::string>> paths() const override {
+    std::vector<std::pair<std::string, std::string>> files = {{"path", path}};
+    if (!test_path.empty()) files.emplace_back("test_path", test_path);
+    return files;
+  }
+  std::optional<std::string> own_test_set() const override {
+    if (test_path.empty()) return std::nullopt;
+    return "when data.test_path gives a separate test file";
+  }
+};
+
+std::shared_ptr<const DataOptions> read(const json& j) {
+  auto o = std::make_shared<LibsvmSource>();
+  o->path = j.at("path").get<std::string>();
+  o->test_path = j.at("test_path").get<std::string>();
+  if (o->path.empty()) throw DataConfigError("path", "data.source libsvm needs a path");
+  return o;
+}
+
+const DataSourceRegistration registered{{
+    .name = "libsvm",
+    .doc = "libsvm/svmlight lines `label idx:value ...` (1-based indices), stored densely.",
+    .keys = {required("path", string().nonempty(), "Path of the training file."),
+             defaulted("test_path", string(), "", "Path of a separate test file (empty: none).")},
+    .read = read,
+    .order = 3,
+}};
+
+}  // namespace
+}  // namespace dlsim::models

@@ -1,0 +1,51 @@
+// The data source registry's listing, and the keys every source with data shares.
+#include "models/data/registry.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace dlsim::models {
+
+using nlohmann::json;
+using namespace spec;
+
+std::vector<const DataSourceInfo*> listed_data_sources() {
+  std::vector<const DataSourceInfo*> infos = DataSourceRegistry::instance().all();
+  std::stable_sort(infos.begin(), infos.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->order, a->name) < std::tie(b->order, b->name);
+  });
+  return infos;
+}
+
+std::string no_data_source() {
+  for (const DataSourceInfo* info : listed_data_sources())
+    if (!info->facts.has_data) return info->name;
+  throw std::logic_error("no data source without data is registered");
+}
+
+std::vector<Key> data_common_keys() {
+  const Object partition = with_kinds(
+      kind_key("kind", "iid", "How samples are split among workers."), {},
+      {{"iid", "Shuffle, then equal contiguous shards.", {}},
+       {"dirichlet",
+        "Per class, worker shares drawn from Dir(alpha); every worker gets >= 1 sample.",
+        {defaulted("alpha", number().gt(0), 0.5,
+                   "Concentration: small = few classes per worker, large = near iid.")}},
+       {"shards",
+        "Sort by label, cut into workers*per_worker shards, deal per_worker at random.",
+        {defaulted("per_worker", integer().ge(1), 2, "Shards dealt to every worker.")}},
+       {"sorted", "Stable sort by label, then contiguous shards sized as for iid.", {}}});
+  return {
+      defaulted("test_fraction", number().ge(0).lt(1), 0,
+                "Fraction of the training samples held out as the test set (0: none)."),
+      optional("train_samples", integer().ge(1),
+               "Keep only a seeded random subset of this many training samples."),
+      defaulted("normalize", one_of({"none", "standard", "minmax"}), "none",
+                "Feature scaling fitted on the training split: none, standard (zero mean, "
+                "unit variance) or minmax ([0,1])."),
+      defaulted("partition", object(partition), json::object(),
+                "How the training set is split among the workers."),
+  };
+}
+
+}  // namespace dlsim::models

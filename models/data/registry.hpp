@@ -1,0 +1,124 @@
+// The data source registry (spec/registry.hpp): every data source declares, from its own
+// .cpp in models/data/kinds/, its name, its doc, the keys of its own options (types,
+// ranges, defaults: the only place they are written), its facts, and `read`, which turns
+// the `data` object into typed options once, when the scenario is loaded. The options
+// then load (or generate) the data at run start. The keys every source with data shares
+// (test_fraction, train_samples, normalize, partition) are declared once here
+// (data_common_keys); the scenario's `data` object (sim/scenario/spec_data.cpp) is built
+// from both. No other file lists data sources (docs/extending.md: adding a data source).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/data/dataset.hpp"
+#include "spec/key_table.hpp"
+#include "spec/registry.hpp"
+
+namespace dlsim::models {
+
+/// A bad data option; `key` is relative to the `data` object ("path", "test_path"), the
+/// simulator prefixes "data.".
+class DataConfigError : public std::invalid_argument {
+ public:
+  DataConfigError(std::string key, const std::string& what)
+      : std::invalid_argument(what), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+/// What the scenario alone says about the data, before any is loaded (load-time checks).
+struct DataShape {
+  std::optional<std::int64_t> features;  // data.features, when the source has that key
+  std::optional<std::int64_t> classes;   // the class count, when the scenario fixes it
+  std::string classes_text;              // how it says so: "data.classes is 5"
+};
+
+/// The in-memory size of the loaded data, checked before loading (sim/run/memory_guard).
+struct DataMemory {
+  double bytes = 0;
+  std::string key;  // the key that makes it large, relative to `data` ("samples")
+  std::string how;  // the estimate spelled out: "1000 samples x 20 features x 8 bytes"
+};
+
+/// One source's typed options, read once from the scenario.
+class DataOptions {
+ public:
+  virtual ~DataOptions() = default;
+  /// Loads or generates the data; `rng` is the scenario's "data" stream. A bad file
+  /// throws DataConfigError at the key of its path.
+  virtual DataSplit load(std::mt19937_64& rng) const = 0;
+  virtual DataShape shape() const { return {}; }
+  virtual std::optional<DataMemory> memory() const { return std::nullopt; }
+  /// The files it reads, each with its key ("path", "test_path"), given ones only; the
+  /// first is blamed for labels the model cannot use. Empty for generated data.
+  virtual std::vector<std::pair<std::string, std::string>> paths() const { return {}; }
+  /// When the data comes with its own test set, why data.test_fraction must be 0, as it
+  /// completes "must be 0 ...": "when data.test_path gives a separate test file".
+  virtual std::optional<std::string> own_test_set() const { return std::nullopt; }
+};
+
+/// What the rest of dlsim may assume about every data set of a source.
+struct DataSourceFacts {
+  bool has_data = true;            // false: the source of models without data
+  bool official_test_set = false;  // ships its own test set (test_fraction must be 0)
+  /// Labels are real-valued targets (regression), not class labels; classifiers are
+  /// refused and pointed to `classes_alternative`.
+  bool real_targets = false;
+  std::string classes_alternative;
+};
+
+struct DataSourceInfo {
+  std::string name;
+  std::string doc;  // one sentence for the scenario reference
+  /// The keys this source accepts besides data_common_keys() (which every source with
+  /// data accepts after its own).
+  std::vector<spec::Key> keys;
+  DataSourceFacts facts;
+  /// The resolved `data` object (quantities in SI base units) -> typed options; null for
+  /// a source without data. Throws DataConfigError naming the key.
+  std::function<std::shared_ptr<const DataOptions>(const nlohmann::json& data)> read;
+  /// Place in the key table and the reference (then name order): the built-in sources
+  /// keep the reference's order, new ones come after them.
+  int order = 1000;
+};
+
+using DataSourceRegistry = spec::Registry<DataSourceInfo>;
+using DataSourceRegistration = spec::Registration<DataSourceInfo>;
+
+/// The registered source `name` (a programming error when unknown).
+inline const DataSourceInfo& data_source_info(const std::string& name) {
+  return DataSourceRegistry::instance().at(name);
+}
+
+/// Every source, in listing order (`order`, then name).
+std::vector<const DataSourceInfo*> listed_data_sources();
+
+/// The source of models without data (the registered one with has_data false).
+std::string no_data_source();
+
+/// test_fraction, train_samples, normalize and partition: every source with data.
+std::vector<spec::Key> data_common_keys();
+
+/// Runs `load`, turning a DataError into a DataConfigError at `key`.
+template <class Load>
+auto or_config_error(const std::string& key, Load&& load) {
+  try {
+    return load();
+  } catch (const DataError& e) {
+    throw DataConfigError(key, e.what());
+  }
+}
+
+}  // namespace dlsim::models

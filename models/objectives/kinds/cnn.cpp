@@ -1,0 +1,108 @@
+// Model `cnn`: a convolutional network for 28x28x1 images from a list of layers
+// (models/objectives/cnn/layer_list.hpp), shape-checked when the scenario is read.
+#include "models/objectives/cnn/layer_list.hpp"
+#include "models/objectives/kinds/keys.hpp"
+
+namespace dlsim::models {
+namespace {
+
+using nlohmann::json;
+using namespace spec;
+
+constexpr const char* kName = "cnn";
+
+// `layers`, shape-checked on 28x28x1 images and 10 classes.
+std::vector<cnn::LayerSpec> read_layers(const json& layers) {
+  std::vector<cnn::LayerSpec> out;
+  for (const json& j : layers) {
+    cnn::LayerSpec l;
+    l.type = cnn::layer_type(j.at("type").get<std::string>());
+    const auto get = [&](const char* key, std::int64_t& field) {
+      if (j.contains(key)) field = j.at(key).get<std::int64_t>();
+    };
+    get("channels", l.channels);
+    get("kernel", l.kernel);
+    get("stride", l.stride);
+    get("padding", l.padding);
+    get("size", l.size);
+    get("units", l.units);
+    out.push_back(l);
+  }
+  try {
+    cnn::infer_layer_shapes(out, {1, 28, 28}, 10);
+  } catch (const cnn::LayerListError& e) {
+    std::string where = "layers";
+    if (e.index() >= 0) where += "[" + std::to_string(e.index()) + "]";
+    if (!e.key().empty()) where += "." + e.key();
+    throw ModelConfigError(where, e.what());
+  }
+  return out;
+}
+
+std::shared_ptr<const ModelOptions> read(const json& j) {
+  auto o = std::make_shared<ConvNetOptions>();
+  o->kind = kName;
+  kinds::read_conv_net(j, *o);
+  o->architecture.kind = cnn::Architecture::Kind::custom;
+  o->architecture.layers = read_layers(j.at("layers"));
+  return o;
+}
+
+std::vector<Key> keys() {
+  // One object per layer, `type` chooses the layer (layer_list.hpp). `type` is required;
+  // its fallback "" names no variant, so a missing type is reported as a missing key.
+  const Object layer = with_kinds(
+      make_key("type", string(), "The layer.", Key::Presence::required, ""), {},
+      {{"conv",
+        "2-D convolution (cross-correlation) with biases: output size (n + 2 padding - kernel) / "
+        "stride + 1, rounded down.",
+        {
+            required("channels", integer().ge(1).le(4096), "Output channels."),
+            required("kernel", integer().ge(1), "Kernel height and width."),
+            defaulted("stride", integer().ge(1), 1, "Step between windows."),
+            defaulted("padding", integer().ge(0), 0,
+                      "Zeros added on every side (less than the kernel)."),
+        }},
+       {"relu", "max(z, 0) elementwise.", {}},
+       {"tanh", "tanh(z) elementwise.", {}},
+       {"maxpool",
+        "Maximum over 2x2 windows, stride 2 (height and width must be even).",
+        {defaulted("size", integer().ge(1), 2, "Window size and stride; only 2 is supported.")}},
+       {"avgpool",
+        "Mean over 2x2 windows, stride 2 (height and width must be even).",
+        {defaulted("size", integer().ge(1), 2, "Window size and stride; only 2 is supported.")}},
+       {"dense",
+        "Fully connected with biases (flattens its input).",
+        {required("units", integer().ge(1).le(1 << 20), "Outputs.")}},
+       {"global_avg_pool", "Mean of every channel over its height and width.", {}}});
+  const Object init =
+      with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
+                 {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
+                  {"xavier", "N(0, 2/(fan_in + fan_out)) (Glorot and Bengio 2010), for tanh.", {}},
+                  {"normal",
+                   "Weights drawn from N(0, std^2).",
+                   {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
+  return kinds::cnn_regularizer_keys() +
+         std::vector<Key>{
+             required("layers", array_of(object(layer)).nonempty(), "The layers, input to output."),
+             defaulted("init", object(init), json::object(),
+                       "Initial weights (same on every worker; biases start at 0)."),
+             kinds::precision_key(),
+         };
+}
+
+const ModelRegistration registered{{
+    .name = kName,
+    .doc = "Convolutional network for 28x28x1 images from a list of layers (conv, relu, tanh, "
+           "maxpool, avgpool, dense, global_avg_pool); the last layer must give 10 outputs, one "
+           "per class (models/objectives/cnn/layer_list.hpp).",
+    .keys = keys(),
+    .facts = {.labels = LabelNeeds::class_indices,
+              .input_features = 784,
+              .input_text = "28x28 images"},
+    .read = read,
+    .order = 6,
+}};
+
+}  // namespace
+}  // namespace dlsim::models

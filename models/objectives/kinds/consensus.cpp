@@ -1,0 +1,35 @@
+// Model `consensus`: no data; worker i starts from its own N(0, I) vector and the loss is
+// the mean squared distance to the average of the starts (models/objectives/consensus.hpp),
+// for gossip-averaging studies.
+#include "models/objectives/consensus.hpp"
+#include "models/objectives/kinds/options.hpp"
+
+namespace dlsim::models {
+
+std::unique_ptr<Objective> ConsensusOptions::build(const ModelContext& c) const {
+  return std::make_unique<Consensus>(dimension, c.workers, *c.starts);
+}
+
+namespace {
+
+std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
+  auto o = std::make_shared<ConsensusOptions>();
+  o->dimension = j.at("dimension").get<std::int64_t>();
+  return o;
+}
+
+const ModelRegistration registered{{
+    .name = "consensus",
+    .doc = "No data: worker i starts from its own N(0, I) vector; train_loss = (1/n) sum_i "
+           "||x_i - mean of the starts||^2 (gossip-averaging studies).",
+    .keys = {spec::defaulted("dimension", spec::integer().ge(1), 10,
+                             "Length of every worker's vector.")},
+    .facts = {.needs_data = false,
+              .needs_decentralized = true,
+              .decentralized_reason = "every worker holds its own vector"},
+    .read = read,
+    .order = 7,
+}};
+
+}  // namespace
+}  // namespace dlsim::models
