@@ -1,5 +1,6 @@
 // Data source `csv`: a CSV file with a header row and a label column (models/data/csv.cpp),
 // optionally with a separate test file.
+#include "models/data/kinds/options.hpp"
 #include "models/data/registry.hpp"
 #include "models/data/sources.hpp"
 
@@ -9,9 +10,7 @@ namespace {
 using nlohmann::json;
 using namespace spec;
 
-struct CsvSource final : DataOptions {
-  std::string path;
-  std::string test_path;  // empty: none
+struct CsvSource final : FileSource {
   std::string label_column;
 
   DataSplit load(std::mt19937_64& /*rng*/) const override {
@@ -26,15 +25,6 @@ struct CsvSource final : DataOptions {
                                                std::to_string(split.train.feature_count()));
     }
     return split;
-  }
-  std::vector<std::pair<std::string, std::string>> paths() const override {
-    std::vector<std::pair<std::string, std::string>> files = {{"path", path}};
-    if (!test_path.empty()) files.emplace_back("test_path", test_path);
-    return files;
-  }
-  std::optional<std::string> own_test_set() const override {
-    if (test_path.empty()) return std::nullopt;
-    return "when data.test_path gives a separate test file";
   }
 };
 

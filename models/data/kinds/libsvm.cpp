@@ -2,6 +2,7 @@
 // optionally with a separate test file.
 #include <algorithm>
 
+#include "models/data/kinds/options.hpp"
 #include "models/data/registry.hpp"
 #include "models/data/sources.hpp"
 
@@ -11,10 +12,7 @@ namespace {
 using nlohmann::json;
 using namespace spec;
 
-struct LibsvmSource final : DataOptions {
-  std::string path;
-  std::string test_path;  // empty: none
-
+struct LibsvmSource final : FileSource {
   DataSplit load(std::mt19937_64& /*rng*/) const override {
     const auto train = or_config_error("path", [&] { return parse_libsvm(path); });
     std::optional<LibsvmFile> test;
@@ -27,15 +25,6 @@ struct LibsvmSource final : DataOptions {
     split.train = densify(train, features);
     if (test) split.test = densify(*test, features);
     return split;
-  }
-  std::vector<std::pair<std::string, std::string>> paths() const override {
-    std::vector<std::pair<std::string, std::string>> files = {{"path", path}};
-    if (!test_path.empty()) files.emplace_back("test_path", test_path);
-    return files;
-  }
-  std::optional<std::string> own_test_set() const override {
-    if (test_path.empty()) return std::nullopt;
-    return "when data.test_path gives a separate test file";
   }
 };
 

@@ -1,9 +1,12 @@
 // The typed options of the built-in generated data sources, for the tests that read a
-// loaded scenario's data options (DataSpec::options_as); each source reads and uses its
-// own in models/data/kinds/<source>.cpp.
+// loaded scenario's data options (DataSpec::options_as), and the part every file source
+// shares; each source reads and uses its own in models/data/kinds/<source>.cpp.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/data/registry.hpp"
 #include "models/data/sources.hpp"
@@ -27,6 +30,22 @@ struct SyntheticClassificationSource final : DataOptions {
   DataSplit load(std::mt19937_64& rng) const override;
   DataShape shape() const override;
   std::optional<DataMemory> memory() const override;
+};
+
+/// A source read from a training file and an optional separate test file (csv, libsvm).
+struct FileSource : DataOptions {
+  std::string path;
+  std::string test_path;  // empty: none
+
+  std::vector<std::pair<std::string, std::string>> paths() const override {
+    std::vector<std::pair<std::string, std::string>> files = {{"path", path}};
+    if (!test_path.empty()) files.emplace_back("test_path", test_path);
+    return files;
+  }
+  std::optional<std::string> own_test_set() const override {
+    if (test_path.empty()) return std::nullopt;
+    return "when data.test_path gives a separate test file";
+  }
 };
 
 /// The in-memory size of `samples` generated rows of `features` doubles plus a label.
