@@ -8,16 +8,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "spec/key_error.hpp"
+
 namespace dlsim::topo {
 
-class TopologyError : public std::invalid_argument {
+class TopologyError : public spec::KeyError {
  public:
-  TopologyError(std::string key, const std::string& what)
-      : std::invalid_argument(what), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
+  using KeyError::KeyError;
 };
 
 }  // namespace dlsim::topo

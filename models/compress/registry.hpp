@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/compress/compressor.hpp"
+#include "spec/key_error.hpp"
 #include "spec/key_table.hpp"
 #include "spec/registry.hpp"
 
@@ -23,14 +24,9 @@ namespace dlsim::models {
 
 /// A bad compressor option; `key` is relative to the compressor object ("bits",
 /// "clip.value"), the simulator prefixes "algorithm.compressor.".
-class CompressorConfigError : public std::invalid_argument {
+class CompressorConfigError : public spec::KeyError {
  public:
-  CompressorConfigError(std::string key, const std::string& what)
-      : std::invalid_argument(what), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
+  using KeyError::KeyError;
 };
 
 /// One kind's typed options, read once from the scenario.

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/data/dataset.hpp"
+#include "spec/key_error.hpp"
 #include "spec/key_table.hpp"
 #include "spec/registry.hpp"
 
@@ -28,14 +29,9 @@ namespace dlsim::models {
 
 /// A bad data option; `key` is relative to the `data` object ("path", "test_path"), the
 /// simulator prefixes "data.".
-class DataConfigError : public std::invalid_argument {
+class DataConfigError : public spec::KeyError {
  public:
-  DataConfigError(std::string key, const std::string& what)
-      : std::invalid_argument(what), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
+  using KeyError::KeyError;
 };
 
 /// What the scenario alone says about the data, before any is loaded (load-time checks).

@@ -22,6 +22,7 @@
 #include "models/data/dataset.hpp"
 #include "models/data/registry.hpp"
 #include "models/objectives/objective.hpp"
+#include "spec/key_error.hpp"
 #include "spec/key_table.hpp"
 #include "spec/registry.hpp"
 
@@ -29,14 +30,9 @@ namespace dlsim::models {
 
 /// A bad model option; `key` is relative to the `model` object ("depth",
 /// "layers[2].kernel"; empty: the object itself), the simulator prefixes "model.".
-class ModelConfigError : public std::invalid_argument {
+class ModelConfigError : public spec::KeyError {
  public:
-  ModelConfigError(std::string key, const std::string& what)
-      : std::invalid_argument(what), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
+  using KeyError::KeyError;
 };
 
 /// What the prepared run gives a kind to build its objective from.

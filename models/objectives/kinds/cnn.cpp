@@ -97,9 +97,7 @@ const ModelRegistration registered{{
            "maxpool, avgpool, dense, global_avg_pool); the last layer must give 10 outputs, one "
            "per class (models/objectives/cnn/layer_list.hpp).",
     .keys = keys(),
-    .facts = {.labels = LabelNeeds::class_indices,
-              .input_features = 784,
-              .input_text = "28x28 images"},
+    .facts = kinds::conv_net_facts(),
     .read = read,
     .order = 6,
 }};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/objectives/kinds/options.hpp"
+#include "models/objectives/registry.hpp"
 #include "spec/key_table.hpp"
 
 namespace dlsim::models::kinds {
@@ -26,5 +27,10 @@ InitOptions read_init(const nlohmann::json& init);
 Activation read_activation(const nlohmann::json& activation);
 /// l2, l1, init and precision of a convolutional network.
 void read_conv_net(const nlohmann::json& model, ConvNetOptions& o);
+/// The facts of the convolutional networks (models/objectives/cnn): class labels, 28x28x1
+/// images.
+inline ModelFacts conv_net_facts() {
+  return {.labels = LabelNeeds::class_indices, .input_features = 784, .input_text = "28x28 images"};
+}
 
 }  // namespace dlsim::models::kinds

@@ -52,9 +52,7 @@ const ModelRegistration registered{{
                 "Initial weights (same on every worker; biases start at 0)."),
             kinds::precision_key(),
         },
-    .facts = {.labels = LabelNeeds::class_indices,
-              .input_features = 784,
-              .input_text = "28x28 images"},
+    .facts = kinds::conv_net_facts(),
     .read = read,
     .order = 5,
 }};
