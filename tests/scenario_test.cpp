@@ -56,7 +56,7 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
   CHECK(r["stop"] == json::parse(R"({"iterations": 100})"));
   CHECK(r["metrics"] ==
         json::parse(R"({"every": {"iterations": 10}, "test": true, "per_worker": false})"));
-  CHECK(r["output"] == json::parse(R"({"dir": "results/run"})"));
+  CHECK(r["output"] == json::parse(R"({"dir": "results/run", "save_model": false})"));
   CHECK(r["sweep"] == json::parse(R"({"grid": {}, "repeat": 1})"));
   CHECK(keys_of(r).size() == 14);
 }
@@ -107,10 +107,17 @@ TEST_CASE("defaults that depend on other keys", "[scenario]") {
     CHECK(r["data"] == json::parse(R"({"source": "none"})"));
     CHECK(r["model"]["compute_time"] == "10ms");
     const Scenario s = to_scenario(r);
-    CHECK(s.model.options_as<dlsim::models::ProfileOptions>().parameters == 25'000'000);
+    CHECK(s.model.options_as<dlsim::models::ProfileOptions>().tensor_sizes ==
+          std::vector<dlsim::models::Index>{25'000'000});
     // 10ms, rounded to the picosecond (sim/scenario/quantity.hpp) and back to seconds.
     CHECK(s.model.options_as<dlsim::models::ProfileOptions>().compute_seconds ==
           dlsim::sim::SimTime::from_ps(10'000'000'000).seconds());
+  }
+  SECTION("a profile given as layers has no fixed compute time by default") {
+    const json r = resolve_scenario(json::parse(
+        R"({"model": {"kind": "profile", "layers": [{"name": "a", "parameters": 5}]}})"));
+    CHECK(r["model"]["compute_time"] == "0s");
+    CHECK(r["model"]["layers"][0]["flops"] == 0);
   }
   SECTION("nic rates default to network.bandwidth as written") {
     const json r = resolve_scenario(json::parse(R"({"network": {"bandwidth": "1 Gbps"}})"));
@@ -273,6 +280,31 @@ TEST_CASE("reading scenario files", "[scenario][file]") {
     CHECK(o.where == f.path.string());
     CHECK_THAT(o.problem, Catch::StartsWith("invalid JSON at line 3, column 11: "));
     CHECK_THAT(o.problem, Catch::Contains("unexpected ','"));
+  }
+  SECTION("comments are ignored") {
+    TempFile f(
+        "// why 2 workers: the smallest ring\n"
+        "{\"workers\": 2, /* inline */ \"network\": {\n"
+        "  \"bandwidth\": \"1Gbps\" // the NIC rate\n"
+        "}}\n/* trailing\n block */\n");
+    CHECK(read_scenario_file(f.path.string()) ==
+          json::parse(R"({"workers": 2, "network": {"bandwidth": "1Gbps"}})"));
+  }
+  SECTION("error positions count the comments' characters") {
+    // Line 3 column 11 is the ',' after "seed":, after a comment on line 1 and a
+    // block comment that shifts line 3's text.
+    TempFile f("// note\n{ \"workers\": 4,\n/*x*/ \"seed\": ,\n}\n");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    REQUIRE(o.thrown);
+    CHECK_THAT(o.problem, Catch::StartsWith("invalid JSON at line 3, column 15: "));
+  }
+  SECTION("an unterminated block comment") {
+    // Reported where it opens, not at the end of the file; a "/*" inside a string and a
+    // closed comment before it do not count.
+    TempFile f("{\"name\": \"a/*b\", /* closed */\n  \"workers\": 4 /* never closed\n}\n");
+    const Outcome o = outcome_of([&] { read_scenario_file(f.path.string()); });
+    REQUIRE(o.thrown);
+    CHECK(o.problem == "invalid JSON at line 2, column 16: a /* comment that is never closed");
   }
   SECTION("a trailing comma") {
     TempFile f("{\"workers\": 4,}");

@@ -10,7 +10,7 @@
 
 #include "run_helpers.hpp"
 #include "sim/scenario/input_error.hpp"
-#include "sim/sweep/atomic_file.hpp"
+#include "sim/metrics/atomic_file.hpp"
 #include "sim/sweep/grid.hpp"
 #include "sim/sweep/partition.hpp"
 #include "sim/sweep/run_id.hpp"

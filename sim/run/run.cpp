@@ -7,10 +7,13 @@
 #include <fstream>
 
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/csv_writer.hpp"
 #include "sim/metrics/progress_line.hpp"
 #include "sim/metrics/workers_csv_writer.hpp"
 #include "sim/run/interrupt.hpp"
+#include "sim/run/model_saver.hpp"
+#include "sim/run/provenance.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/run/summary.hpp"
 #include "sim/runtime/node_failures.hpp"
@@ -53,16 +56,6 @@ NetworkConfig network_config(const Scenario& s) {
   return c;
 }
 
-void write_atomically(const std::filesystem::path& file, const std::string& text) {
-  const auto tmp = std::filesystem::path(file.string() + ".tmp");
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, file);
-}
-
 // Stops the engine after the iteration during which a stop signal arrived.
 class InterruptWatcher final : public MetricsObserver {
  public:
@@ -81,16 +74,34 @@ class InterruptWatcher final : public MetricsObserver {
   bool interrupted_ = false;
 };
 
+// workers/model_<i>.npy of an earlier run in the same folder (output.save_model), and
+// the folder itself when nothing else is in it.
+void remove_saved_worker_models(const std::filesystem::path& out_dir) {
+  const std::filesystem::path workers = out_dir / "workers";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(workers, ec)) return;
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(workers)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("model_") && name.ends_with(".npy")) stale.push_back(entry.path());
+  }
+  for (const auto& file : stale) std::filesystem::remove(file);
+  if (std::filesystem::is_empty(workers, ec)) std::filesystem::remove(workers, ec);
+}
+
 }  // namespace
 
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  RunProvenance provenance{options.argv, std::chrono::system_clock::now(), {}, options.threads};
   const Scenario& s = p.scenario;
 
   std::filesystem::create_directories(options.out_dir);
-  for (const char* stale : {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json",
-                            "trace.json.partial", "workers.csv", "workers.csv.partial"})
+  for (const char* stale :
+       {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial",
+        "workers.csv", "workers.csv.partial", "model.npy"})
     std::filesystem::remove(options.out_dir / stale);
+  remove_saved_worker_models(options.out_dir);
 
   Engine engine;
   engine.set_threads(options.threads);
@@ -120,6 +131,11 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
     workers_csv = std::make_unique<WorkersCsvWriter>(options.out_dir);
     observers.push_back(workers_csv.get());
   }
+  std::unique_ptr<ModelSaver> model_saver;  // output.save_model
+  if (s.save_model) {
+    model_saver = std::make_unique<ModelSaver>(options.out_dir, s.metrics.per_worker);
+    observers.push_back(model_saver.get());
+  }
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
@@ -146,6 +162,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   if (!interrupted_before_start) engine.run(s.stop.sim_time.value_or(SimTime::max()));
   recorder.finish();
   if (trace) trace->finish();
+  if (model_saver) model_saver->write();
 
   RunTotals totals;
   totals.complete = !interrupted_before_start && !interrupt_watcher.interrupted();
@@ -172,7 +189,10 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   nlohmann::json summary = make_summary(s, recorder.last_row(), totals);
   if (failures) summary["failures"] = failures->summary();
-  write_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n");
+  provenance.threads = totals.threads;
+  provenance.finished = std::chrono::system_clock::now();
+  summary["run"] = provenance_json(provenance);
+  write_file_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n");
   for (auto* o : observers) o->on_finish(summary);
   return summary;
 }

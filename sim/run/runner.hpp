@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,7 @@ struct RunOptions {
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
   int threads = 1;                        // for the math (>= 1; job_pool.hpp)
+  std::vector<std::string> argv;          // the command line, for summary.json "run"
   /// Also told of every row (and its models), after the run's own writers; not owned.
   std::vector<MetricsObserver*> observers;
 };

@@ -1,6 +1,8 @@
-// read_scenario_file: the file's text parsed as strict JSON. Syntax errors are
-// reported with a 1-based line and column computed from nlohmann's byte offset;
-// a key repeated within one object is an error rather than last-one-wins.
+// read_scenario_file: the file's text parsed as JSON with comments (`// ...` to the end
+// of the line and `/* ... */`, so experiment files can explain their choices). Syntax
+// errors are reported with a 1-based line and column computed from nlohmann's byte
+// offset into the original text, comments included; a key repeated within one object is
+// an error rather than last-one-wins.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -30,6 +32,39 @@ std::string short_reason(const std::string& what) {
     reason = reason.substr(dash + 3);
   }
   return reason;
+}
+
+// Where the first `/*` that is never closed starts (a byte offset), skipping strings and
+// `//` comments; npos when every block comment is closed. nlohmann reports such a
+// comment at the end of the file, which says nothing about where to look.
+std::size_t unterminated_comment(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      i = text.find('\n', i);
+      if (i == std::string::npos) return std::string::npos;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t end = text.find("*/", i + 2);
+      if (end == std::string::npos) return i;
+      i = end + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// "line L, column C" (1-based) of byte offset `at` in `text`.
+std::string position(const std::string& text, std::size_t at) {
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1);
 }
 
 }  // namespace
@@ -64,21 +99,16 @@ nlohmann::json read_scenario_file(const std::string& path) {
 
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text, on_event);
+    doc = nlohmann::json::parse(text, on_event, /*allow_exceptions=*/true,
+                                /*ignore_comments=*/true);
   } catch (const nlohmann::json::parse_error& e) {
+    if (const std::size_t open = unterminated_comment(text); open != std::string::npos)
+      throw InputError(
+          path, "invalid JSON at " + position(text, open) + ": a /* comment that is never closed");
     // e.byte is the 1-based offset of the character where parsing stopped.
     const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    std::size_t line = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        line_start = i + 1;
-      }
-    }
-    const std::size_t column = end - line_start + 1;
-    throw InputError(path, "invalid JSON at line " + std::to_string(line) + ", column " +
-                               std::to_string(column) + ": " + short_reason(e.what()));
+    throw InputError(path,
+                     "invalid JSON at " + position(text, end) + ": " + short_reason(e.what()));
   }
   if (!duplicate.empty()) throw InputError(path, "duplicate key \"" + duplicate + "\"");
   return doc;

@@ -201,6 +201,7 @@ struct Scenario {
   StopSpec stop;
   MetricsSpec metrics;
   std::string output_dir;
+  bool save_model = false;  // output.save_model (model.npy)
   nlohmann::json resolved;  // the resolved JSON this was built from
 
   bool decentralized() const { return algorithm.facts().decentralized; }

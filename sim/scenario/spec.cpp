@@ -39,7 +39,15 @@ Object build_scenario() {
                 "When the run ends: the first condition reached wins (at least one)."),
       defaulted("metrics", object(metrics_section()), json::object(),
                 "What is recorded and how often."),
-      defaulted("output", object(plain({output_dir})), json::object(), "Where results go."),
+      defaulted(
+          "output",
+          object(plain({output_dir,
+                        defaulted("save_model", boolean(), false,
+                                  "Write the final averaged model (the one the last metrics row "
+                                  "evaluates) as model.npy (NumPy float64), and with "
+                                  "metrics.per_worker every worker's own model as "
+                                  "workers/model_<i>.npy. Models with parameter values only.")})),
+          json::object(), "Where results go."),
       defaulted("sweep", object(sweep_section()), json::object(),
                 "Parameter grid for `dlsim sweep` (ignored by `dlsim run`)."),
   });

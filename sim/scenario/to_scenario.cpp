@@ -31,6 +31,7 @@ Scenario read(const json& j) {
   read_stop(j.at("stop"), s.stop);
   read_metrics(j.at("metrics"), s.metrics);
   s.output_dir = j.at("output").at("dir").get<std::string>();
+  s.save_model = j.at("output").at("save_model").get<bool>();
   return s;
 }
 
@@ -51,6 +52,7 @@ Scenario to_scenario(const json& resolved) {
   check_algorithm(s);
   check_data(s);
   check_per_worker_metrics(s);
+  check_save_model(s);
   check_topology(s);
   check_node_failures(s, resolved);  // failure_check.cpp
   if (s.output_dir.empty()) throw InputError("output.dir", "must not be empty");

@@ -1,6 +1,7 @@
 // to_scenario, the sections that say how a run is timed, ended and recorded: the typed
 // ComputeSpec, StopSpec and MetricsSpec, per-worker compute factors, and per-worker
-// metrics only where every worker holds its own model.
+// metrics only where every worker holds its own model, saved models only where there
+// are values.
 #include <cmath>
 
 #include "sim/scenario/messages.hpp"
@@ -70,6 +71,14 @@ void check_per_worker_metrics(const Scenario& s) {
   if (!s.model.facts().has_values) {
     throw InputError("metrics.per_worker", "model kind \"" + s.model.kind +
                                                "\" has no parameters to evaluate per worker");
+  }
+}
+
+// output.save_model writes parameter values, which `profile` models do not have.
+void check_save_model(const Scenario& s) {
+  if (s.save_model && !s.model.facts().has_values) {
+    throw InputError("output.save_model",
+                     "model kind \"" + s.model.kind + "\" has no parameter values to save");
   }
 }
 

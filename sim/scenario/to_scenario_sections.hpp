@@ -53,5 +53,6 @@ void check_compute(const Scenario& s);
 void read_stop(const nlohmann::json& j, StopSpec& s);
 void read_metrics(const nlohmann::json& j, MetricsSpec& m);
 void check_per_worker_metrics(const Scenario& s);
+void check_save_model(const Scenario& s);
 
 }  // namespace dlsim::sim::scenario_sections

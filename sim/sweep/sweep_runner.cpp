@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "sim/scenario/input_error.hpp"
-#include "sim/sweep/atomic_file.hpp"
+#include "sim/metrics/atomic_file.hpp"
 #include "sim/sweep/process_pool.hpp"
 #include "sim/sweep/run_index.hpp"
 #include "sim/sweep/sweep_progress.hpp"

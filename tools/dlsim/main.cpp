@@ -46,7 +46,7 @@ std::string format_bits(double bits) {
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool quiet, bool trace, std::uint64_t trace_limit, const std::string& threads,
-            bool profile) {
+            bool profile, std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
   const int thread_count = dlsim::tool::parse_threads(threads);
   auto prepared = dlsim::sim::prepare(load(file, sets));
@@ -56,6 +56,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.trace = trace;
   options.trace_limit = trace_limit;
   options.threads = thread_count;
+  options.argv = std::move(argv);
   const auto summary = dlsim::sim::run(prepared, options);
   if (profile) dlsim::tool::print_profile(stderr, summary);
   if (!quiet) {
@@ -134,7 +135,9 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (run->parsed()) return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile);
+    if (run->parsed())
+      return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile,
+                     std::vector<std::string>(argv, argv + argc));
     if (sweep.parsed()) return sweep.run();
     if (topology.parsed()) return topology.run();
     if (validate->parsed()) {

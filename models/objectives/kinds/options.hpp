@@ -65,8 +65,9 @@ struct ConsensusOptions final : ModelOptions {
 };
 
 struct ProfileOptions final : ModelOptions {
-  Index parameters = 0;
-  double compute_seconds = 0;  // compute time of one batch gradient
+  std::vector<Index> tensor_sizes;  // `parameters` as one tensor, or one per layer
+  double flops_per_sample = 0;      // Σ layers' forward + backward FLOPs per sample
+  double compute_seconds = 0;       // fixed compute time of one batch gradient
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
 };

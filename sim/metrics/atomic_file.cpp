@@ -1,4 +1,4 @@
-#include "sim/sweep/atomic_file.hpp"
+#include "sim/metrics/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
