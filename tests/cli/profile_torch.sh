@@ -25,12 +25,13 @@ refused() {
 # Without torch (a torch that fails to import stands in): the one-line hint.
 mkdir -p "$tmp/no-torch/torch"
 echo 'raise ImportError("no torch here")' > "$tmp/no-torch/torch/__init__.py"
-refused no_torch "dlsim-profile: error: python3-torch and python3-torchvision are needed (tools/setup.sh --torch installs them)$" \
-  env PYTHONPATH="$tmp/no-torch" "$tool" resnet50
+hint="python3-torch and python3-torchvision are needed (tools/setup.sh --torch installs them)"
+refused no_torch "dlsim-profile: error: $hint$" env PYTHONPATH="$tmp/no-torch" "$tool" resnet50
 refused no_model "dlsim-profile: error: " "$tool"
 refused bad_input_text "dlsim-profile: error: argument --input" "$tool" resnet50 --input 3,x,224
 refused bad_input_zero "dlsim-profile: error: argument --input" "$tool" resnet50 --input 3,0,224
 refused bad_speed "dlsim-profile: error: --speed" "$tool" resnet50 --scenario --speed fast
+refused bad_time "dlsim-profile: error: --compute-time" "$tool" resnet50 --compute-time soon
 
 if ! "$py" -c "import torch, torchvision" 2> /dev/null; then
   echo "SKIP: python3-torch and python3-torchvision are not installed (tools/setup.sh --torch)"
@@ -39,8 +40,10 @@ fi
 
 refused unknown_model "dlsim-profile: error: unknown model 'resnet51'" "$tool" resnet51
 refused detection_model "dlsim-profile: error: unknown model" "$tool" fasterrcnn_resnet50_fpn
-refused wrong_rank "dlsim-profile: error: resnet50 does not take input 3,224" "$tool" resnet50 --input 3,224
-refused vit_size "dlsim-profile: error: vit_b_16 does not take input 3,64,64" "$tool" vit_b_16 --input 3,64,64
+refused wrong_rank "dlsim-profile: error: resnet50 does not take input 3,224" \
+  "$tool" resnet50 --input 3,224
+refused vit_size "dlsim-profile: error: vit_b_16 does not take input 3,64,64" \
+  "$tool" vit_b_16 --input 3,64,64
 
 check "--help explains the convention" bash -c '"$0" --help | grep -q "multiply-add"' "$tool"
 
@@ -59,7 +62,8 @@ tmp = sys.argv[1]
 
 def layers(name):
     model = json.load(open(f"{tmp}/{name}.json"))
-    assert model["kind"] == "profile" and set(model) == {"kind", "layers", "compute_time"}, model.keys()
+    assert model["kind"] == "profile", model
+    assert set(model) == {"kind", "layers", "compute_time"}, model.keys()
     ls = model["layers"]
     assert len({l["name"] for l in ls}) == len(ls), f"{name}: duplicate layer names"
     for l in ls:
@@ -116,7 +120,8 @@ assert r50["bn1"]["flops"] == 3 * 7 * e + 2 * (e + e), r50["bn1"]
 vit = layers("vit_b_16")
 L, E, H = 197, 768, 12
 att = vit["encoder.layers.encoder_layer_0.self_attention"]["flops"]
-assert att == 3 * (3 * L * (2 * E * E + E) + 2 * 2 * L * L * E) + 2 * (L * E + H * L * L + L * E), att
+weighted = 3 * L * (2 * E * E + E) + 2 * 2 * L * L * E
+assert att == 3 * weighted + 2 * (L * E + H * L * L + L * E), att
 out = vit["encoder.layers.encoder_layer_0.self_attention.out_proj"]["flops"]
 assert out == 3 * L * (2 * E * E + E), out
 

@@ -16,7 +16,8 @@ profiles = sorted(glob.glob(f"{src}/scenarios/profiles/*.json"))
 names = {os.path.basename(p).removesuffix(".json") for p in profiles}
 assert names == set(published), f"scenarios/profiles/ holds {sorted(names)}"
 files = {p: published[os.path.basename(p).removesuffix(".json")] for p in profiles}
-files[f"{src}/scenarios/experiments/alpc-svrg-resnet50-layers-1024.json"] = published["resnet50"]
+experiment = f"{src}/scenarios/experiments/alpc-svrg-resnet50-layers-1024.json"
+files[experiment] = published["resnet50"]
 for path, total in files.items():
     where = os.path.relpath(path, src)
     model = json.load(open(path))["model"]
@@ -35,7 +36,9 @@ for path, total in files.items():
     assert sum(l["flops"] for l in layers) > 0, where
 PY
 
-check "scenarios/profiles/README.md names every profile" bash -c '
-  for f in "$0"/scenarios/profiles/*.json; do grep -qF "$(basename "$f")" "$0/scenarios/profiles/README.md" || exit 1; done' "$src"
+for f in "$src"/scenarios/profiles/*.json; do
+  check "scenarios/profiles/README.md names $(basename "$f")" \
+    grep -qF "\`$(basename "$f")\`" "$src/scenarios/profiles/README.md"
+done
 
 echo "$passed passed, 0 failed"
