@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The shipped per-layer profiles (scenarios/profiles/*.json, tools/dlsim-profile) and
 # the experiments built on them: every layer has a unique name, parameters >= 1 and
-# flops >= 0, and the layers add up to the model's published parameter count.
-# Needs no torch.
+# flops >= 0, and the layers add up to the model's published parameter count; each
+# profile runs. Needs no torch.
 # Usage: profiles_shipped.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
@@ -39,6 +39,22 @@ PY
 for f in "$src"/scenarios/profiles/*.json; do
   check "scenarios/profiles/README.md names $(basename "$f")" \
     grep -qF "\`$(basename "$f")\`" "$src/scenarios/profiles/README.md"
+done
+
+# Each runs; on one worker with a free network an iteration is exactly the compute of a
+# batch from its FLOPs: batch_size x sum(flops) / compute.speed.
+for f in "$src"/scenarios/profiles/*.json; do
+  name=$(basename "$f" .json)
+  "$dlsim" run "$f" --set stop.iterations=1 --set workers=1 --set network.latency=0 \
+    --set network.bandwidth=1000000Tbps --out "$tmp/$name" --quiet
+  check "$name: one iteration takes batch x FLOPs / speed" "$py" - "$f" "$tmp/$name" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+time_s = json.load(open(f"{sys.argv[2]}/summary.json"))["final"]["time_s"]
+assert s["compute"]["speed"] == "100TFLOPS", s["compute"]
+compute = s["algorithm"]["batch_size"] * sum(l["flops"] for l in s["model"]["layers"]) / 1e14
+assert abs(time_s - compute) <= 1e-6 * compute, (compute, time_s)
+PY
 done
 
 echo "$passed passed, 0 failed"
