@@ -2,7 +2,17 @@
 # Installs the Debian packages dlsim builds and runs with (docs/design.md §2).
 # Idempotent and silent when everything is already present; needs root (or sudo)
 # only when something is missing.
+#   tools/setup.sh --torch   also python3-torch and python3-torchvision, needed only by
+#                            tools/dlsim-profile (large; never part of the default set)
 set -euo pipefail
+
+torch=false
+for arg in "$@"; do
+  case "$arg" in
+    --torch) torch=true ;;
+    *) echo "dlsim setup: error: unknown option $arg (only --torch)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake
@@ -12,6 +22,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   zlib1g-dev dataset-fashion-mnist
 )
+$torch && packages+=(python3-torch python3-torchvision)
 
 missing=()
 for p in "${packages[@]}"; do
