@@ -80,7 +80,7 @@ def load(folder):
     if not os.path.isfile(metrics_path):
         raise OutputError(f"{folder}: no metrics.csv (not a run folder)")
     try:
-        metrics = pd.read_csv(metrics_path)
+        metrics = pd.read_csv(metrics_path, float_precision="round_trip")
     except Exception as e:  # EmptyDataError, ParserError, OSError, ...
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise OutputError(f"cannot read {metrics_path}: {first}") from e
@@ -110,7 +110,8 @@ def load_sweep(folder):
     if not os.path.isfile(path):
         raise OutputError(f"{folder}: no runs.csv (not a sweep folder)")
     try:
-        df = pd.read_csv(path, dtype={"run_id": str, "status": str})
+        df = pd.read_csv(path, dtype={"run_id": str, "status": str},
+                         float_precision="round_trip")
     except Exception as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise OutputError(f"cannot read {path}: {first}") from e

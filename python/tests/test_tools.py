@@ -127,8 +127,8 @@ def test_table_bits_to_loss_ratio_matches_an_independent_computation(compressor_
             statistics.stdev(per_kind[kind]), rel=1e-6, abs=1e-9)
         assert float(r["bits_to_loss_ratio"]) == pytest.approx(means["none"] / means[kind],
                                                                rel=1e-9)
-    # fp16 sends half the payload bits of fp32 per message, so the ratio is clearly > 1.
-    assert float(next(r for r in got if r[KIND] == "fp16")["bits_to_loss_ratio"]) > 1.5
+    # fp16 halves the workers' uplink bits (the server's broadcast stays fp32): ratio > 1.
+    assert float(next(r for r in got if r[KIND] == "fp16")["bits_to_loss_ratio"]) > 1.2
     # Per run (no --group-by): one value per run, the baseline the mean of the none runs.
     got = table_csv(compressor_sweep, "--bits-to-loss", repr(loss), "--baseline",
                     f"{KIND}=none")
