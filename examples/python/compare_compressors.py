@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Compare full-precision SGD, QSGD and LPC-SVRG on a small least-squares problem, two
 seeds each, with the dlsim Python package: prints the bits (and simulated time) each needs
-to reach SGD's final loss, with the "x-fewer bits" ratio to SGD, and saves a bits-vs-loss
-plot of the seed-averaged curves.
+to reach a loss every run reaches, with the "x-fewer bits" ratio to SGD, and saves a
+bits-vs-loss plot of the seed-averaged curves.
 
     /usr/bin/python3 examples/python/compare_compressors.py [OUT_DIR]
 
@@ -52,8 +52,8 @@ def main(out):
         name = next(n for n, a in ALGORITHMS.items() if a == json.loads(cell))
         groups[name].append(results[run_id])
 
-    # The target: the loss SGD ends at (the worse of its seeds), as in the LPC-SVRG paper.
-    target = max(r.metrics["train_loss"].iloc[-1] for r in groups["SGD fp32"])
+    # The target: the highest final loss of all runs, so every run reaches it.
+    target = max(r.metrics["train_loss"].iloc[-1] for r in results.values())
     base = mean([dlsim.bits_to_loss(r.metrics, target) for r in groups["SGD fp32"]])
     print(f"to first reach train_loss <= {target:.6g} (mean of 2 seeds):")
     print(f"{'algorithm':<18}{'bits':>12}{'time [s]':>12}{'x-fewer bits':>14}")
