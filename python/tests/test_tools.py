@@ -206,3 +206,16 @@ def assert_refused(p, prog):
     assert p.returncode == 2, p.stderr
     assert len(lines) == 1 and lines[0].startswith(f"{prog}: error: "), p.stderr
     assert p.stdout == ""
+
+
+@pytest.mark.parametrize("ext,magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"),
+                                       (".pdf", b"%PDF")])
+def test_plot_facets_in_every_format(compressor_sweep, tmp_path, ext, magic):
+    out, export = tmp_path / f"f{ext}", tmp_path / "f.csv"
+    p = tool("dlsim-plot", compressor_sweep, "--col", "kind", "--x", "bytes", "--band", "ci95",
+             "--export", export, "--out", out)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes().startswith(magic)
+    # One curve per subplot, told apart by the facet's key=value (not by seed).
+    assert {r["label"] for r in read_csv(export)} == {"kind=none", "kind=fp16", "kind=qsgd"}
+    assert {r["runs"] for r in read_csv(export)} == {"2"}
