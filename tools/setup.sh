@@ -18,7 +18,7 @@ packages=(
   build-essential cmake
   libeigen3-dev libboost-graph-dev nlohmann-json3-dev catch2 libcli11-dev
   libfmt-dev libspdlog-dev libbenchmark-dev libspectra-dev
-  python3-matplotlib python3-pandas
+  python3-matplotlib python3-pandas python3-pytest
   libopenmpi-dev openmpi-bin
   zlib1g-dev dataset-fashion-mnist
 )
