@@ -57,6 +57,28 @@ def test_load_reads_a_saved_model(dlsim_bin, tiny, tmp_path):
     assert np.array_equal(r.worker_model(1), 2 * w) and r.worker_model(0) is None
 
 
+def test_run_saves_the_model(dlsim_bin, tiny, tmp_path):
+    # Decentralized, so every worker has its own model: model.npy is their average, and
+    # the train_loss of the last row is the least-squares loss of that average.
+    tiny.update({"workers": 3, "topology": {"kind": "ring"},
+                 "data": {"source": "csv", "path": str(tmp_path / "d.csv")},
+                 "model": {"kind": "least-squares", "l2": 0.0, "bias": False}})
+    tiny["algorithm"] = {"kind": "dpsgd", "step_size": 0.05, "batch_size": 10}
+    tiny["metrics"]["per_worker"] = True
+    tiny["output"] = {"save_model": True}
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(60, 4))
+    b = a @ np.array([1.0, -2.0, 0.5, 3.0])
+    np.savetxt(tmp_path / "d.csv", np.column_stack([a, b]), delimiter=",",
+               header="x1,x2,x3,x4,label", comments="")
+    r = dlsim.run(tiny, out=tmp_path / "saved")
+    workers = [r.worker_model(i) for i in range(3)]
+    assert r.model.shape == (4,) and all(w.shape == (4,) for w in workers)
+    assert np.allclose(np.mean(workers, axis=0), r.model, rtol=0, atol=1e-15)
+    loss = 0.5 * np.mean((a @ r.model - b) ** 2)
+    assert r.metrics["train_loss"].iloc[-1] == pytest.approx(loss, rel=1e-9)
+
+
 def test_bits_to_loss_on_a_real_run(dlsim_bin, tiny, tmp_path):
     r = dlsim.run(tiny, out=tmp_path / "run")
     rows = read_rows(tmp_path / "run" / "metrics.csv")

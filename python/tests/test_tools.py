@@ -138,6 +138,26 @@ def test_table_bits_to_loss_ratio_matches_an_independent_computation(compressor_
     assert {r["time_to_loss"] for r in unreached} == {"not reached"}
 
 
+def test_table_baseline_total_is_the_paper_ratio(compressor_sweep):
+    # The LPC-SVRG paper's "x-fewer bits": the baseline's whole-run bits over the bits each
+    # configuration needs to reach the baseline's final loss.
+    runs = sweep_runs(compressor_sweep)
+    base = [m for k, m in runs if k == "none"]
+    loss = max(float(m[-1]["train_loss"]) for m in base)
+    total = statistics.mean(float(m[-1]["bits_total"]) for m in base)
+    got = table_csv(compressor_sweep, "--group-by", KIND, "--bits-to-loss", repr(loss),
+                    "--baseline", f"{KIND}=none", "--baseline-total")
+    for r in got:
+        reached = [first_reach(m, loss) for k, m in runs if k == r[KIND]]
+        if any(v is None for v in reached):
+            assert r["bits_to_loss_ratio"] == "not reached"
+            continue
+        assert float(r["bits_to_loss_ratio"]) == pytest.approx(
+            total / statistics.mean(reached), rel=1e-9)
+    # The baseline itself reaches its final loss before its last row: a ratio >= 1.
+    assert float(next(r for r in got if r[KIND] == "none")["bits_to_loss_ratio"]) >= 1
+
+
 def test_table_group_by_gives_mean_and_std(compressor_sweep):
     got = table_csv(compressor_sweep, "--group-by", KIND, "--columns", "train_loss")
     runs = sweep_runs(compressor_sweep)
@@ -188,6 +208,7 @@ TABLE_BAD = [
     ("--baseline over several groups",
      ["--group-by", "seed", "--bits-to-loss", "1", "--baseline", f"{KIND}=none"]),
     ("--baseline never reaches L", ["--bits-to-loss", "1e-30", "--baseline", f"{KIND}=none"]),
+    ("--baseline-total without --baseline", ["--bits-to-loss", "1", "--baseline-total"]),
 ]
 
 
