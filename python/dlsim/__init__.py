@@ -12,7 +12,8 @@ from .curves import aggregate, bits_to_loss, time_to_loss, x_at_loss
 from .errors import DlsimError, OutputError
 from .results import Result, find_runs, flatten, load, load_runs, load_sweep
 from .runner import binary, run, sweep
+from .scenario import read_scenario, strip_comments
 
 __all__ = ["run", "sweep", "load", "load_sweep", "load_runs", "Result", "bits_to_loss",
            "time_to_loss", "x_at_loss", "aggregate", "DlsimError", "OutputError", "binary",
-           "find_runs", "flatten"]
+           "find_runs", "flatten", "read_scenario", "strip_comments"]

@@ -75,7 +75,7 @@ done
 for s in "${shipped[@]}"; do
   name=${s#"$src/scenarios/"}
   check "$name validates" bash -c '"$0" validate "$1" > /dev/null' "$dlsim" "$s"
-  check "$name has a description" "$py" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1])).get("description") else 1)' "$s"
+  check "$name has a description" env PYTHONPATH="$src/python" "$py" -c 'import dlsim,sys; sys.exit(0 if dlsim.read_scenario(sys.argv[1]).get("description") else 1)' "$s"
 done
 
 # The index READMEs of scenarios/experiments/ and scenarios/examples/ name every file of

@@ -31,7 +31,7 @@ std::shared_ptr<const ModelOptions> read(const json& j) {
   if (has_parameters && has_layers)
     throw ModelConfigError("layers", "give either parameters or layers, not both");
   if (!has_parameters && !has_layers)
-    throw ModelConfigError("parameters", "missing required key (or give layers)");
+    throw ModelConfigError("parameters", "missing required key \"parameters\" (or give layers)");
   if (has_parameters) {
     o->tensor_sizes = {j.at("parameters").get<Index>()};
   } else {
