@@ -38,7 +38,7 @@ sanitize: setup
 	@mkdir -p $(SANITIZE_DIR)
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS=$(SANITIZE_FLAGS)" \
-	  "-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE_FLAGS)" -DDLSIM_BENCH=OFF \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE_FLAGS)" -DDLSIM_BENCH=OFF -DDLSIM_UNITY_BUILD=OFF \
 	  > $(SANITIZE_DIR)/configure.log 2>&1 || { cat $(SANITIZE_DIR)/configure.log; exit 1; }
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -64,7 +64,7 @@ tsan: setup
 	@mkdir -p $(TSAN_DIR)
 	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS=$(TSAN_FLAGS)" \
-	  "-DCMAKE_EXE_LINKER_FLAGS=$(TSAN_FLAGS)" -DDLSIM_BENCH=OFF \
+	  "-DCMAKE_EXE_LINKER_FLAGS=$(TSAN_FLAGS)" -DDLSIM_BENCH=OFF -DDLSIM_UNITY_BUILD=OFF \
 	  > $(TSAN_DIR)/configure.log 2>&1 || { cat $(TSAN_DIR)/configure.log; exit 1; }
 	@cmake --build $(TSAN_DIR) -j $(JOBS) --target dlsim $(TSAN_TESTS)
 	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
@@ -80,7 +80,7 @@ FUZZ_TARGETS := fuzz_scenario fuzz_csv fuzz_libsvm fuzz_idx
 fuzz: setup
 	@mkdir -p $(FUZZ_DIR)
 	@CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLSIM_FUZZ=ON \
-	  -DDLSIM_BENCH=OFF -DBUILD_TESTING=OFF > $(FUZZ_DIR)/configure.log 2>&1 || \
+	  -DDLSIM_BENCH=OFF -DDLSIM_UNITY_BUILD=OFF -DBUILD_TESTING=OFF > $(FUZZ_DIR)/configure.log 2>&1 || \
 	  { cat $(FUZZ_DIR)/configure.log; exit 1; }
 	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \

@@ -87,7 +87,7 @@ void Fp16Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
-namespace {
+namespace fp16_compressor {
 
 const CompressorRegistration registered{{
     .name = "fp16",
@@ -96,6 +96,6 @@ const CompressorRegistration registered{{
     .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<Fp16Compressor>>(); },
 }};
 
-}  // namespace
+}  // namespace fp16_compressor
 
 }  // namespace dlsim::models

@@ -47,7 +47,7 @@ void Fp32Compressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
-namespace {
+namespace fp32_compressor {
 
 const CompressorRegistration registered{{
     .name = "none",
@@ -56,6 +56,6 @@ const CompressorRegistration registered{{
     .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<Fp32Compressor>>(); },
 }};
 
-}  // namespace
+}  // namespace fp32_compressor
 
 }  // namespace dlsim::models

@@ -7,7 +7,7 @@
 #include "models/compress/registry.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace lpc_compressor {
 
 using namespace spec;
 using nlohmann::json;
@@ -117,5 +117,5 @@ const CompressorRegistration registered{{
     .read = read,
 }};
 
-}  // namespace
+}  // namespace lpc_compressor
 }  // namespace dlsim::models

@@ -5,7 +5,7 @@
 #include "models/compress/registry.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace qsgd_compressor {
 
 using namespace spec;
 
@@ -43,5 +43,5 @@ const CompressorRegistration registered{{
     .read = read,
 }};
 
-}  // namespace
+}  // namespace qsgd_compressor
 }  // namespace dlsim::models

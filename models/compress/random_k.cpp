@@ -91,7 +91,7 @@ void RandomKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) con
     out(i) = double(std::bit_cast<float>(std::uint32_t(in.get(32))));
 }
 
-namespace {
+namespace random_k_compressor {
 
 std::vector<spec::Key> keys() {
   return sparsity_keys() +
@@ -114,6 +114,6 @@ const CompressorRegistration registered{{
     .example = {{"k", 1}},
 }};
 
-}  // namespace
+}  // namespace random_k_compressor
 
 }  // namespace dlsim::models

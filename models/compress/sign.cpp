@@ -63,7 +63,7 @@ void SignCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   }
 }
 
-namespace {
+namespace sign_compressor {
 
 const CompressorRegistration registered{{
     .name = "sign",
@@ -72,6 +72,6 @@ const CompressorRegistration registered{{
     .read = [](const nlohmann::json&) { return std::make_shared<NoOptions<SignCompressor>>(); },
 }};
 
-}  // namespace
+}  // namespace sign_compressor
 
 }  // namespace dlsim::models

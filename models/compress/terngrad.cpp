@@ -5,7 +5,7 @@
 #include "models/compress/registry.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace terngrad_compressor {
 
 const CompressorRegistration registered{{
     .name = "terngrad",
@@ -18,5 +18,5 @@ const CompressorRegistration registered{{
         },
 }};
 
-}  // namespace
+}  // namespace terngrad_compressor
 }  // namespace dlsim::models

@@ -178,7 +178,7 @@ void SparsifierOptions::check_dimensions(const std::vector<Eigen::Index>& sizes,
                                          std::to_string(total) + " parameters");
 }
 
-namespace {
+namespace top_k_compressor {
 
 const CompressorRegistration registered{{
     .name = "top-k",
@@ -194,6 +194,6 @@ const CompressorRegistration registered{{
     .example = {{"k", 1}},
 }};
 
-}  // namespace
+}  // namespace top_k_compressor
 
 }  // namespace dlsim::models

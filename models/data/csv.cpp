@@ -37,10 +37,6 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   return fields;
 }
 
-std::string at_line(const std::string& path, std::size_t line) {
-  return path + ":" + std::to_string(line);
-}
-
 void reject_quotes(const std::string& path, std::size_t line_no, std::string_view line) {
   if (line.find('"') != std::string_view::npos) {
     throw DataError(at_line(path, line_no), "quoted fields are not supported");

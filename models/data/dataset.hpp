@@ -39,6 +39,11 @@ struct DataSplit {
   const Dataset& loss_set() const { return eval ? *eval : train; }
 };
 
+/// "path:line", where a DataError about one line of a data file points.
+inline std::string at_line(const std::string& path, std::size_t line) {
+  return path + ":" + std::to_string(line);
+}
+
 /// Bad data (unreadable file, malformed line). `where` is "file:line" or a key.
 class DataError : public std::runtime_error {
  public:

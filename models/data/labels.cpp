@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace dlsim::models {
 
@@ -78,6 +79,14 @@ void index_classes(DataSplit& split) {
   };
   encode(split.train, "training");
   if (split.test) encode(*split.test, "test");
+}
+
+int class_index(double label, int classes, const char* who) {
+  const int c = int(label);
+  if (double(c) != label || c < 0 || c >= classes)
+    throw std::invalid_argument(std::string(who) + ": label " + std::to_string(label) +
+                                " is not a class index in [0, " + std::to_string(classes) + ")");
+  return c;
 }
 
 }  // namespace dlsim::models

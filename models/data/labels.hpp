@@ -19,4 +19,8 @@ void binarize_labels(DataSplit& split, const std::vector<double>& positive_class
 /// among them. Throws std::invalid_argument for non-integer labels or fewer than 2 classes.
 void index_classes(DataSplit& split);
 
+/// `label` as a class index in [0, classes); throws std::invalid_argument, naming the
+/// model `who`, when it is not one.
+int class_index(double label, int classes, const char* who);
+
 }  // namespace dlsim::models

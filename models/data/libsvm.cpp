@@ -18,10 +18,6 @@ namespace dlsim::models {
 
 namespace {
 
-std::string at_line(const std::string& path, std::size_t line) {
-  return path + ":" + std::to_string(line);
-}
-
 double parse_double(std::string_view text, const std::string& where, const char* what) {
   std::string_view digits = text;
   if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);

@@ -7,37 +7,30 @@
 #include <cmath>
 #include <string>
 
+#include "models/data/labels.hpp"
 #include "models/objectives/batch.hpp"
 
 namespace dlsim::models {
 
 namespace {
 
-constexpr const char* kWho = "dense classifier";
-constexpr Index kEvalBlock = 1024;  // rows per block of full-data evaluations
+constexpr const char* kDenseClassifierName = "dense classifier";
+constexpr Index kDenseEvalBlock = 1024;  // rows per block of full-data evaluations
 
 using WeightMap = Eigen::Map<const Eigen::MatrixXd>;  // fan_in × fan_out, column-major
 using BiasMap = Eigen::Map<const Vector>;
 
 // Per-thread scratch: gradients on equal-sized batches reuse the storage, and
 // concurrent workers never share it.
-struct Scratch {
+struct DenseClassifierScratch {
   Matrix x;                   // the gathered batch
   Vector y;                   // its labels
   std::vector<Matrix> h;      // layer outputs (the last: logits, then P − Y)
   std::vector<Matrix> delta;  // G_l of the hidden layers
 };
-Scratch& scratch() {
-  thread_local Scratch s;
+DenseClassifierScratch& dense_classifier_scratch() {
+  thread_local DenseClassifierScratch s;
   return s;
-}
-
-int class_of(double label, int classes) {
-  const int c = int(label);
-  if (double(c) != label || c < 0 || c >= classes)
-    throw std::invalid_argument(std::string(kWho) + ": label " + std::to_string(label) +
-                                " is not a class index in [0, " + std::to_string(classes) + ")");
-  return c;
 }
 
 }  // namespace
@@ -55,7 +48,7 @@ DenseClassifier::DenseClassifier(Index features, std::vector<Index> hidden, int 
   if (classes < 2) throw std::invalid_argument("dense classifier: needs at least 2 classes");
   if (reg.l2 < 0 || reg.l1 < 0)
     throw std::invalid_argument("dense classifier: l2, l1 must be >= 0");
-  check_init(init, kWho);
+  check_init(init, kDenseClassifierName);
   Index in = features;
   hidden.push_back(classes);
   for (std::size_t l = 0; l < hidden.size(); ++l) {
@@ -85,12 +78,12 @@ std::vector<Index> DenseClassifier::tensor_sizes() const {
 }
 
 void DenseClassifier::check(const Vector& w, const Dataset& data) const {
-  check_features(data, features_, kWho);
-  check_size(w, dimension_, kWho);
+  check_features(data, features_, kDenseClassifierName);
+  check_size(w, dimension_, kDenseClassifierName);
 }
 
 const Matrix& DenseClassifier::forward(const Vector& w, const Eigen::Ref<const Matrix>& x) const {
-  Scratch& s = scratch();
+  DenseClassifierScratch& s = dense_classifier_scratch();
   s.h.resize(layers_.size());
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     const Layer& layer = layers_[l];
@@ -113,16 +106,16 @@ const Matrix& DenseClassifier::forward(const Vector& w, const Eigen::Ref<const M
 std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Dataset& data,
                                                    Index begin, Index end) const {
   check(w, data);
-  check_row_range(begin, end, data.size(), kWho);
+  check_row_range(begin, end, data.size(), kDenseClassifierName);
   double cross_entropy = 0, correct = 0;
-  for (Index r0 = begin; r0 < end; r0 += kEvalBlock) {
-    const Index rows = std::min(kEvalBlock, end - r0);
+  for (Index r0 = begin; r0 < end; r0 += kDenseEvalBlock) {
+    const Index rows = std::min(kDenseEvalBlock, end - r0);
     const Matrix& z = forward(w, data.features.middleRows(r0, rows));
     const Vector max = z.rowwise().maxCoeff();
     const Vector log_sum_exp =
         max.array() + (z.colwise() - max).array().exp().rowwise().sum().log();
     for (Index i = 0; i < rows; ++i) {
-      const int label = class_of(data.labels(r0 + i), classes_);
+      const int label = class_index(data.labels(r0 + i), classes_, kDenseClassifierName);
       cross_entropy += log_sum_exp(i) - z(i, label);
       Index predicted = 0;
       z.row(i).maxCoeff(&predicted);
@@ -139,8 +132,8 @@ double DenseClassifier::regularizer(const Vector& w) const {
 void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                                Vector& grad) const {
   check(w, data);
-  check_batch(rows, data.size(), kWho);
-  Scratch& s = scratch();
+  check_batch(rows, data.size(), kDenseClassifierName);
+  DenseClassifierScratch& s = dense_classifier_scratch();
   gather_batch(data, rows, s.x, s.y);
   const Index b = Index(rows.size());
   forward(w, s.x);
@@ -152,7 +145,8 @@ void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<c
   g_top = g_top.array().exp().matrix();
   const Vector sum = g_top.rowwise().sum();
   g_top.array().colwise() /= sum.array();
-  for (Index i = 0; i < b; ++i) g_top(i, class_of(s.y(i), classes_)) -= 1.0;
+  for (Index i = 0; i < b; ++i)
+    g_top(i, class_index(s.y(i), classes_, kDenseClassifierName)) -= 1.0;
   g_top *= 1.0 / double(b);
 
   grad.resize(dimension_);
@@ -193,7 +187,7 @@ ComputeCost DenseClassifier::gradient_cost(Index batch) const {
 }
 
 void DenseClassifier::prox(Vector& w, double step) const {
-  check_size(w, dimension_, kWho);
+  check_size(w, dimension_, kDenseClassifierName);
   penalty_.prox(w, step);
 }
 

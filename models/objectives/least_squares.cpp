@@ -13,13 +13,13 @@ namespace {
 
 // Per-thread scratch for the hot path: gradients on equal-sized batches reuse the same
 // storage, and concurrent workers never share it.
-struct Scratch {
+struct LeastSquaresScratch {
   Matrix rows;
   Vector residual;
 };
 
-Scratch& scratch() {
-  thread_local Scratch s;
+LeastSquaresScratch& least_squares_scratch() {
+  thread_local LeastSquaresScratch s;
   return s;
 }
 
@@ -105,7 +105,7 @@ void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<cons
   const Index b = Index(rows.size());
   const double beta = bias_ ? w(features_) : 0.0;
   const auto wf = w.head(features_);
-  Scratch& s = scratch();
+  LeastSquaresScratch& s = least_squares_scratch();
   grad.resize(dimension());
   auto gf = grad.head(features_);
 

@@ -7,14 +7,14 @@
 namespace dlsim::models {
 
 namespace {
-constexpr const char* kWho = "logistic";
+constexpr const char* kLogisticName = "logistic";
 
-struct Scratch {
+struct LogisticScratch {
   Matrix x;
   Vector y, z;
 };
-Scratch& scratch() {
-  thread_local Scratch s;
+LogisticScratch& logistic_scratch() {
+  thread_local LogisticScratch s;
   return s;
 }
 }  // namespace
@@ -23,13 +23,13 @@ Logistic::Logistic(Index features, Regularization reg, bool bias, InitOptions in
     : features_(features), reg_(reg), bias_(bias), init_(init) {
   if (features < 1) throw std::invalid_argument("logistic: features must be >= 1");
   if (reg.l2 < 0 || reg.l1 < 0) throw std::invalid_argument("logistic: l2 and l1 must be >= 0");
-  check_init(init, kWho);
+  check_init(init, kLogisticName);
 }
 
 Vector Logistic::margins(const Vector& w, const Dataset& data, Index begin, Index end) const {
-  check_features(data, features_, kWho);
-  check_size(w, dimension(), kWho);
-  check_row_range(begin, end, data.size(), kWho);
+  check_features(data, features_, kLogisticName);
+  check_size(w, dimension(), kLogisticName);
+  check_row_range(begin, end, data.size(), kLogisticName);
   Vector z = data.features.middleRows(begin, end - begin) * w.head(features_);
   if (bias_) z.array() += w(features_);
   return z;
@@ -56,10 +56,10 @@ double Logistic::regularizer(const Vector& w) const {
 
 void Logistic::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                         Vector& grad) const {
-  check_features(data, features_, kWho);
-  check_size(w, dimension(), kWho);
-  check_batch(rows, data.size(), kWho);
-  Scratch& s = scratch();
+  check_features(data, features_, kLogisticName);
+  check_size(w, dimension(), kLogisticName);
+  check_batch(rows, data.size(), kLogisticName);
+  LogisticScratch& s = logistic_scratch();
   gather_batch(data, rows, s.x, s.y);
   const double inv_b = 1.0 / double(rows.size());
   const auto wf = w.head(features_);
@@ -86,7 +86,7 @@ ComputeCost Logistic::gradient_cost(Index batch) const {
 }
 
 void Logistic::prox(Vector& w, double step) const {
-  check_size(w, dimension(), kWho);
+  check_size(w, dimension(), kLogisticName);
   soft_threshold(w.head(features_), step * reg_.l1);
 }
 

@@ -36,7 +36,11 @@ namespace dlsim::sim {
 
 namespace {
 
-constexpr int kFirstStream = 0, kSecondStream = 1, kSnapshotStream = 2;
+// Compressor streams (each its own state and random stream): the inner gradient, its
+// double-sampling second draw, the snapshot gradient.
+struct AlpcStreams {
+  static constexpr int first = 0, second = 1, snapshot = 2;
+};
 
 struct Katyusha {
   double L = 1, sigma = 0, tau1 = 0.5, tau2 = 0.5, alpha = 1;
@@ -98,12 +102,12 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
     co_await me.compute([&] {
       x = c.tau1 * z + c.tau2 * snapshot + (1 - c.tau1 - c.tau2) * y;
       const models::ComputeCost cost = difference(x, snapshot, d);
-      ep->contribute(d, {false, kFirstStream});
+      ep->contribute(d, {false, AlpcStreams::first});
       return cost;
     });
     co_await ep->exchange();
     ep->result(mean);
-    if (o.double_sampling) co_await ep->mean(d, {false, kSecondStream}, second);
+    if (o.double_sampling) co_await ep->mean(d, {false, AlpcStreams::second}, second);
     {
       ScopedWall timer(t.wall.math_s);
       gradient = mu + mean;
@@ -135,7 +139,7 @@ void launch_alpc_svrg(Engine& engine, Training& t) {
   o.c = constants(t, o.epoch);
   o.option_one = family.option_one;
   o.double_sampling = family.double_sampling;
-  o.snapshot_format = {!family.quantize_snapshot, kSnapshotStream};
+  o.snapshot_format = {!family.quantize_snapshot, AlpcStreams::snapshot};
   o.batch_size = a.batch_size;
   const auto options = std::make_shared<const AlpcOptions>(o);
   const auto collective = svrg_collective(t, a.collective, family.downlink);

@@ -36,7 +36,10 @@ namespace dlsim::sim {
 
 namespace {
 
-constexpr int kInnerStream = 0, kSnapshotStream = 1;
+// Compressor streams (each its own state and random stream): inner and snapshot gradients.
+struct SvrgStreams {
+  static constexpr int inner = 0, snapshot = 1;
+};
 
 // What the processes read of algorithm.*, read once in launch_svrg().
 struct SvrgOptions {
@@ -107,8 +110,8 @@ void launch_svrg(Engine& engine, Training& t) {
   o.step = &a;
   o.send_difference = family.send_difference;
   o.average_snapshot = family.average_snapshot;
-  o.snapshot_format = {!family.quantize_snapshot, kSnapshotStream};
-  o.inner_format = {false, kInnerStream};
+  o.snapshot_format = {!family.quantize_snapshot, SvrgStreams::snapshot};
+  o.inner_format = {false, SvrgStreams::inner};
   o.epoch = epoch_length(t);
   o.batch_size = a.batch_size;
   const auto options = std::make_shared<const SvrgOptions>(o);

@@ -3,7 +3,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace complete_topology {
 
 const TopologyRegistration registered{{
     .name = "complete",
@@ -13,5 +13,5 @@ const TopologyRegistration registered{{
         [](const TopologyParams& p) { return GraphSchedule::fixed(p, complete_graph(p.nodes)); },
 }};
 
-}  // namespace
+}  // namespace complete_topology
 }  // namespace dlsim::topo

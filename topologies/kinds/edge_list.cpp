@@ -7,7 +7,7 @@
 #include "topologies/topology_error.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace edge_list_topology {
 
 struct EdgeListOptions : TopologyOptions {
   std::string path;
@@ -38,5 +38,5 @@ const TopologyRegistration registered{{
         },
 }};
 
-}  // namespace
+}  // namespace edge_list_topology
 }  // namespace dlsim::topo

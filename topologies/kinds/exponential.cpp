@@ -5,7 +5,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace exponential_topology {
 
 const TopologyRegistration registered{{
     .name = "exponential",
@@ -15,5 +15,5 @@ const TopologyRegistration registered{{
         [](const TopologyParams& p) { return GraphSchedule::fixed(p, exponential_graph(p.nodes)); },
 }};
 
-}  // namespace
+}  // namespace exponential_topology
 }  // namespace dlsim::topo

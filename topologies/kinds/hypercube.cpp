@@ -3,7 +3,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace hypercube_topology {
 
 const TopologyRegistration registered{{
     .name = "hypercube",
@@ -13,5 +13,5 @@ const TopologyRegistration registered{{
         [](const TopologyParams& p) { return GraphSchedule::fixed(p, hypercube_graph(p.nodes)); },
 }};
 
-}  // namespace
+}  // namespace hypercube_topology
 }  // namespace dlsim::topo

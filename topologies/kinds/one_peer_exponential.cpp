@@ -8,7 +8,7 @@
 #include "topologies/topology_error.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace one_peer_exponential_topology {
 
 int ceil_log2(int n) {
   int tau = 0;
@@ -44,5 +44,5 @@ const TopologyRegistration registered{{
     .make = make,
 }};
 
-}  // namespace
+}  // namespace one_peer_exponential_topology
 }  // namespace dlsim::topo

@@ -7,7 +7,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace random_matching_topology {
 
 GraphSchedule make(const TopologyParams& p) {
   const int n = p.nodes;
@@ -28,5 +28,5 @@ const TopologyRegistration registered{{
     .diameter_note = "a fresh matching every round",
 }};
 
-}  // namespace
+}  // namespace random_matching_topology
 }  // namespace dlsim::topo

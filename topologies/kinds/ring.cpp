@@ -3,7 +3,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace ring_topology {
 
 const TopologyRegistration registered{{
     .name = "ring",
@@ -12,5 +12,5 @@ const TopologyRegistration registered{{
     .make = [](const TopologyParams& p) { return GraphSchedule::fixed(p, ring_graph(p.nodes)); },
 }};
 
-}  // namespace
+}  // namespace ring_topology
 }  // namespace dlsim::topo

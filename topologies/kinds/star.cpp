@@ -3,7 +3,7 @@
 #include "topologies/registry.hpp"
 
 namespace dlsim::topo {
-namespace {
+namespace star_topology {
 
 const TopologyRegistration registered{{
     .name = "star",
@@ -11,5 +11,5 @@ const TopologyRegistration registered{{
     .make = [](const TopologyParams& p) { return GraphSchedule::fixed(p, star_graph(p.nodes)); },
 }};
 
-}  // namespace
+}  // namespace star_topology
 }  // namespace dlsim::topo

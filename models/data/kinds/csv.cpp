@@ -5,7 +5,7 @@
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace csv_source {
 
 using nlohmann::json;
 using namespace spec;
@@ -49,5 +49,5 @@ const DataSourceRegistration registered{{
     .order = 2,
 }};
 
-}  // namespace
+}  // namespace csv_source
 }  // namespace dlsim::models

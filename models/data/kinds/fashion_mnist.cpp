@@ -4,7 +4,7 @@
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace fashion_mnist_source {
 
 using nlohmann::json;
 using namespace spec;
@@ -44,5 +44,5 @@ const DataSourceRegistration registered{{
     .order = 4,
 }};
 
-}  // namespace
+}  // namespace fashion_mnist_source
 }  // namespace dlsim::models

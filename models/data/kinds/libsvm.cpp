@@ -7,7 +7,7 @@
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace libsvm_source {
 
 using nlohmann::json;
 using namespace spec;
@@ -45,5 +45,5 @@ const DataSourceRegistration registered{{
     .order = 3,
 }};
 
-}  // namespace
+}  // namespace libsvm_source
 }  // namespace dlsim::models

@@ -3,7 +3,7 @@
 #include "models/data/registry.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace none_source {
 
 const DataSourceRegistration registered{{
     .name = "none",
@@ -12,5 +12,5 @@ const DataSourceRegistration registered{{
     .order = 5,
 }};
 
-}  // namespace
+}  // namespace none_source
 }  // namespace dlsim::models

@@ -23,7 +23,7 @@ std::optional<DataMemory> SyntheticClassificationSource::memory() const {
   return generated_memory(options.samples, options.features);
 }
 
-namespace {
+namespace synthetic_classification_source {
 
 std::shared_ptr<const DataOptions> read(const json& j) {
   auto o = std::make_shared<SyntheticClassificationSource>();
@@ -47,5 +47,5 @@ const DataSourceRegistration registered{{
     .order = 1,
 }};
 
-}  // namespace
+}  // namespace synthetic_classification_source
 }  // namespace dlsim::models

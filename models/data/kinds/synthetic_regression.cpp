@@ -30,7 +30,7 @@ DataMemory generated_memory(Index samples, Index features) {
                  " features x 8 bytes"};
 }
 
-namespace {
+namespace synthetic_regression_source {
 
 std::vector<Key> keys() {
   const auto preset_is_msd = [](const json& root) {
@@ -72,5 +72,5 @@ const DataSourceRegistration registered{{
     .order = 0,
 }};
 
-}  // namespace
+}  // namespace synthetic_regression_source
 }  // namespace dlsim::models

@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/data/labels.hpp"
 #include "models/objectives/batch.hpp"
 
 namespace dlsim::models {
 
 namespace {
 
-constexpr const char* kWho = "convolutional network";
-constexpr Index kEvalBlock = 500;  // rows per block of full-data evaluations
+constexpr const char* kConvNetName = "convolutional network";
+constexpr Index kConvEvalBlock = 500;  // rows per block of full-data evaluations
 
 template <class T>
 struct Scratch {
@@ -27,14 +28,6 @@ Scratch<T>& scratch() {
   return s;
 }
 
-int class_of(double label, int classes) {
-  const int c = int(label);
-  if (double(c) != label || c < 0 || c >= classes)
-    throw std::invalid_argument(std::string(kWho) + ": label " + std::to_string(label) +
-                                " is not a class index in [0, " + std::to_string(classes) + ")");
-  return c;
-}
-
 // Σ −log softmax(z_i)[y_i] and Σ [argmax z_i = y_i] over the rows of a logit block.
 template <class T>
 std::pair<double, double> block_sums(const cnn::Mat<T>& logits, const Vector& labels, Index r0,
@@ -42,7 +35,7 @@ std::pair<double, double> block_sums(const cnn::Mat<T>& logits, const Vector& la
   double cross_entropy = 0, correct = 0;
   const Eigen::MatrixXd z = logits.template cast<double>();
   for (Index i = 0; i < z.rows(); ++i) {
-    const int label = class_of(labels(r0 + i), classes);
+    const int label = class_index(labels(r0 + i), classes, kConvNetName);
     const double max = z.row(i).maxCoeff();
     cross_entropy += max + std::log((z.row(i).array() - max).exp().sum()) - z(i, label);
     Index predicted = 0;
@@ -58,8 +51,8 @@ std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, 
   Scratch<T>& s = scratch<T>();
   s.params = w.cast<T>();
   double cross_entropy = 0, correct = 0;
-  for (Index r0 = begin; r0 < end; r0 += kEvalBlock) {
-    const Index rows = std::min(kEvalBlock, end - r0);
+  for (Index r0 = begin; r0 < end; r0 += kConvEvalBlock) {
+    const Index rows = std::min(kConvEvalBlock, end - r0);
     const auto& logits = net.forward(s.params.data(), data.features.middleRows(r0, rows), s.net);
     const auto [ce, ok] = block_sums<T>(logits, data.labels, r0, classes);
     cross_entropy += ce;
@@ -75,7 +68,7 @@ void batch_gradient(const cnn::Network<T>& net, const Vector& w, const Dataset& 
   s.x = data.features(rows, Eigen::all);
   s.labels.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i)
-    s.labels[i] = class_of(data.labels(rows[i]), classes);
+    s.labels[i] = class_index(data.labels(rows[i]), classes, kConvNetName);
   if constexpr (std::is_same_v<T, double>) {
     grad.resize(w.size());
     net.gradient(w.data(), s.x, s.labels, grad.data(), s.net);
@@ -101,7 +94,7 @@ ConvNet::ConvNet(cnn::Architecture architecture, Regularization reg, InitOptions
       dimension_(net_double_.parameter_count()) {
   if (reg.l2 < 0 || reg.l1 < 0)
     throw std::invalid_argument("convolutional network: l2, l1 must be >= 0");
-  check_init(init, kWho);
+  check_init(init, kConvNetName);
   std::vector<WeightSegment> weights;
   Index offset = 0;
   for (const auto& t : tensors_) {
@@ -118,14 +111,14 @@ std::vector<Index> ConvNet::tensor_sizes() const {
 }
 
 void ConvNet::check(const Vector& w, const Dataset& data) const {
-  check_features(data, architecture_.input.size(), kWho);
-  check_size(w, dimension_, kWho);
+  check_features(data, architecture_.input.size(), kConvNetName);
+  check_size(w, dimension_, kConvNetName);
 }
 
 std::optional<LossSums> ConvNet::data_sums(const Vector& w, const Dataset& data, Index begin,
                                            Index end) const {
   check(w, data);
-  check_row_range(begin, end, data.size(), kWho);
+  check_row_range(begin, end, data.size(), kConvNetName);
   const auto [cross_entropy, correct] =
       precision_ == Precision::single
           ? evaluate(net_float_, w, data, begin, end, architecture_.classes)
@@ -140,7 +133,7 @@ double ConvNet::regularizer(const Vector& w) const {
 void ConvNet::gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
                        Vector& grad) const {
   check(w, data);
-  check_batch(rows, data.size(), kWho);
+  check_batch(rows, data.size(), kConvNetName);
   if (precision_ == Precision::single)
     batch_gradient(net_float_, w, data, rows, architecture_.classes, grad);
   else
@@ -157,7 +150,7 @@ ComputeCost ConvNet::gradient_cost(Index batch) const {
 }
 
 void ConvNet::prox(Vector& w, double step) const {
-  check_size(w, dimension_, kWho);
+  check_size(w, dimension_, kConvNetName);
   penalty_.prox(w, step);
 }
 

@@ -4,7 +4,7 @@
 #include "models/objectives/kinds/keys.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace cnn_model {
 
 using nlohmann::json;
 using namespace spec;
@@ -102,5 +102,5 @@ const ModelRegistration registered{{
     .order = 6,
 }};
 
-}  // namespace
+}  // namespace cnn_model
 }  // namespace dlsim::models

@@ -10,7 +10,7 @@ std::unique_ptr<Objective> ConsensusOptions::build(const ModelContext& c) const 
   return std::make_unique<Consensus>(dimension, c.workers, *c.starts);
 }
 
-namespace {
+namespace consensus_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
   auto o = std::make_shared<ConsensusOptions>();
@@ -31,5 +31,5 @@ const ModelRegistration registered{{
     .order = 7,
 }};
 
-}  // namespace
+}  // namespace consensus_model
 }  // namespace dlsim::models

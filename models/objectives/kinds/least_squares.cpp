@@ -14,7 +14,7 @@ std::optional<std::int64_t> LeastSquaresOptions::parameter_count(const DataShape
   return *data.features + (bias ? 1 : 0);
 }
 
-namespace {
+namespace least_squares_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
   auto o = std::make_shared<LeastSquaresOptions>();
@@ -31,5 +31,5 @@ const ModelRegistration registered{{
     .order = 0,
 }};
 
-}  // namespace
+}  // namespace least_squares_model
 }  // namespace dlsim::models

@@ -3,7 +3,7 @@
 #include "models/objectives/kinds/keys.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace lenet5_model {
 
 using namespace spec;
 
@@ -38,5 +38,5 @@ const ModelRegistration registered{{
     .order = 4,
 }};
 
-}  // namespace
+}  // namespace lenet5_model
 }  // namespace dlsim::models

@@ -27,7 +27,7 @@ void LogisticOptions::check_data(const DataShape& data) const {
         "logistic regression is binary but " + data.classes_text + "; list the positive classes");
 }
 
-namespace {
+namespace logistic_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
   auto o = std::make_shared<LogisticOptions>();
@@ -53,5 +53,5 @@ const ModelRegistration registered{{
     .order = 1,
 }};
 
-}  // namespace
+}  // namespace logistic_model
 }  // namespace dlsim::models

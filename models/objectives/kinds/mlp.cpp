@@ -15,7 +15,7 @@ void MlpOptions::fit_labels(DataSplit& split) const {
   index_classes(split);
 }
 
-namespace {
+namespace mlp_model {
 
 using namespace spec;
 
@@ -45,5 +45,5 @@ const ModelRegistration registered{{
     .order = 3,
 }};
 
-}  // namespace
+}  // namespace mlp_model
 }  // namespace dlsim::models

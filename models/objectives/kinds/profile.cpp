@@ -18,7 +18,7 @@ std::optional<std::int64_t> ProfileOptions::parameter_count(const DataShape& /*d
   return total;
 }
 
-namespace {
+namespace profile_model {
 
 using nlohmann::json;
 using namespace spec;
@@ -87,5 +87,5 @@ const ModelRegistration registered{{
     .order = 8,
 }};
 
-}  // namespace
+}  // namespace profile_model
 }  // namespace dlsim::models

@@ -4,7 +4,7 @@
 #include "models/objectives/kinds/keys.hpp"
 
 namespace dlsim::models {
-namespace {
+namespace resnet_model {
 
 using namespace spec;
 
@@ -57,5 +57,5 @@ const ModelRegistration registered{{
     .order = 5,
 }};
 
-}  // namespace
+}  // namespace resnet_model
 }  // namespace dlsim::models

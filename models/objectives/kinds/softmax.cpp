@@ -15,7 +15,7 @@ void SoftmaxOptions::fit_labels(DataSplit& split) const {
   index_classes(split);
 }
 
-namespace {
+namespace softmax_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
   auto o = std::make_shared<SoftmaxOptions>();
@@ -33,5 +33,5 @@ const ModelRegistration registered{{
     .order = 2,
 }};
 
-}  // namespace
+}  // namespace softmax_model
 }  // namespace dlsim::models

@@ -7,7 +7,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace adag_sgd_algorithm {
 
 using namespace spec;
 
@@ -25,5 +25,5 @@ const AlgorithmRegistration registered{{
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = true}); },
 }};
 
-}  // namespace
+}  // namespace adag_sgd_algorithm
 }  // namespace dlsim::sim

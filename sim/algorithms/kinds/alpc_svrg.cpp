@@ -10,7 +10,7 @@
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace alpc_svrg_algorithm {
 
 using namespace spec;
 
@@ -77,5 +77,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_alpc_svrg,
 }};
 
-}  // namespace
+}  // namespace alpc_svrg_algorithm
 }  // namespace dlsim::sim

@@ -9,7 +9,7 @@
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace choco_gossip_algorithm {
 
 void check(const Scenario& s) {
   if (s.model.facts().needs_data) {  // only models without data have nothing to train
@@ -35,5 +35,5 @@ const AlgorithmRegistration registered{{
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.local_steps = false}); },
 }};
 
-}  // namespace
+}  // namespace choco_gossip_algorithm
 }  // namespace dlsim::sim

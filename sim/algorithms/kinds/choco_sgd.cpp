@@ -7,7 +7,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace choco_sgd_algorithm {
 
 const AlgorithmRegistration registered{{
     .name = "choco-sgd",
@@ -22,5 +22,5 @@ const AlgorithmRegistration registered{{
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = false}); },
 }};
 
-}  // namespace
+}  // namespace choco_sgd_algorithm
 }  // namespace dlsim::sim

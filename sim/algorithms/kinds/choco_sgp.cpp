@@ -7,7 +7,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace choco_sgp_algorithm {
 
 using namespace spec;
 
@@ -30,5 +30,5 @@ const AlgorithmRegistration registered{{
     .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, false); },
 }};
 
-}  // namespace
+}  // namespace choco_sgp_algorithm
 }  // namespace dlsim::sim

@@ -6,7 +6,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace dpsgd_algorithm {
 
 const AlgorithmRegistration registered{{
     .name = "dpsgd",
@@ -22,5 +22,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_dpsgd,
 }};
 
-}  // namespace
+}  // namespace dpsgd_algorithm
 }  // namespace dlsim::sim

@@ -8,7 +8,7 @@
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace ef_sgd_algorithm {
 
 void check(const Scenario& s) {
   if (!s.algorithm.compressor.error_feedback) {
@@ -27,5 +27,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_sgd,
 }};
 
-}  // namespace
+}  // namespace ef_sgd_algorithm
 }  // namespace dlsim::sim

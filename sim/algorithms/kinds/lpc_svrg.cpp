@@ -7,7 +7,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace lpc_svrg_algorithm {
 
 using namespace spec;
 
@@ -29,5 +29,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_svrg,
 }};
 
-}  // namespace
+}  // namespace lpc_svrg_algorithm
 }  // namespace dlsim::sim

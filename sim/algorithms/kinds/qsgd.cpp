@@ -7,7 +7,7 @@
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace qsgd_algorithm {
 
 void check(const Scenario& s) {
   const std::string& compressor = s.algorithm.compressor.kind;
@@ -29,5 +29,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_sgd,
 }};
 
-}  // namespace
+}  // namespace qsgd_algorithm
 }  // namespace dlsim::sim

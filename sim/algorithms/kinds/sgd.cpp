@@ -5,7 +5,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace sgd_algorithm {
 
 const AlgorithmRegistration registered{{
     .name = "sgd",
@@ -19,5 +19,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_sgd,
 }};
 
-}  // namespace
+}  // namespace sgd_algorithm
 }  // namespace dlsim::sim

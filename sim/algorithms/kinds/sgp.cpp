@@ -5,7 +5,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace sgp_algorithm {
 
 const AlgorithmRegistration registered{{
     .name = "sgp",
@@ -23,5 +23,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_sgp,
 }};
 
-}  // namespace
+}  // namespace sgp_algorithm
 }  // namespace dlsim::sim

@@ -7,7 +7,7 @@
 #include "sim/scenario/algorithm_registry.hpp"
 
 namespace dlsim::sim {
-namespace {
+namespace svrg_algorithm {
 
 const AlgorithmRegistration registered{{
     .name = "svrg",
@@ -21,5 +21,5 @@ const AlgorithmRegistration registered{{
     .launch = launch_svrg,
 }};
 
-}  // namespace
+}  // namespace svrg_algorithm
 }  // namespace dlsim::sim
