@@ -112,4 +112,16 @@ expect_refused save_model_profile "output.save_model" \
 expect_refused save_model_not_bool "output.save_model" '{"output": {"save_model": "yes"}}'
 expect_refused comment_unterminated "$tmp/comment_unterminated.json: invalid JSON at line 2, column 2: a /* comment that is never closed" \
   $'{"workers": 2,\n /* never closed\n}'
+layers='[{"name": "conv", "parameters": 10, "flops": 100}, {"name": "fc", "parameters": 5}]'
+expect_refused layers_and_parameters "model.layers" \
+  "{\"model\": {\"kind\": \"profile\", \"parameters\": 15, \"layers\": $layers}}" "not both"
+expect_refused layers_duplicate_name "model.layers[1].name" \
+  '{"model": {"kind": "profile", "layers": [{"name": "a", "parameters": 1}, {"name": "a", "parameters": 2}]}}' \
+  'duplicate layer name "a"'
+expect_refused layers_negative_flops "model.layers[0].flops" \
+  '{"model": {"kind": "profile", "layers": [{"name": "a", "parameters": 1, "flops": -1}]}}'
+expect_refused layers_unknown_key "model.layers[0].flop" \
+  '{"model": {"kind": "profile", "layers": [{"name": "a", "parameters": 1, "flop": 3}]}}'
+expect_refused profile_compute_time_negative "model.compute_time" \
+  '{"model": {"kind": "profile", "parameters": 1, "compute_time": "-1ms"}}'
 refusals_summary
