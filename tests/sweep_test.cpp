@@ -9,8 +9,8 @@
 #include <set>
 
 #include "run_helpers.hpp"
-#include "sim/scenario/input_error.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/sweep/grid.hpp"
 #include "sim/sweep/partition.hpp"
 #include "sim/sweep/run_id.hpp"

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/scenario/input_error.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/sweep/process_pool.hpp"
 #include "sim/sweep/run_index.hpp"
 #include "sim/sweep/sweep_progress.hpp"
