@@ -18,8 +18,6 @@ class Profile final : public Objective {
         parameters_(std::accumulate(tensor_sizes_.begin(), tensor_sizes_.end(), Index(0))),
         flops_per_sample_(flops_per_sample),
         compute_seconds_(compute_seconds) {}
-  Profile(Index parameters, double compute_seconds)
-      : Profile(std::vector<Index>{parameters}, 0.0, compute_seconds) {}
 
   Index dimension() const override { return 0; }
   Index parameters() const override { return parameters_; }

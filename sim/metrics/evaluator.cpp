@@ -110,14 +110,19 @@ void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Ev
   }
 }
 
+models::Vector average_model(std::span<const models::Vector> models) {
+  models::Vector mean = models.front();
+  for (std::size_t i = 1; i < models.size(); ++i) mean += models[i];
+  mean /= double(models.size());
+  return mean;
+}
+
 Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
   Evaluation e;
   e.consensus_distance = 0.0;  // centralized runs: one model, distance 0
   if (!objective_.has_math() || models.empty()) return e;
 
-  models::Vector mean = models.front();
-  for (std::size_t i = 1; i < models.size(); ++i) mean += models[i];
-  mean /= double(models.size());
+  const models::Vector mean = average_model(models);
 
   if (decentralized_) {
     double sum = 0;
@@ -154,9 +159,7 @@ std::vector<WorkerMetrics> Evaluator::evaluate_each(
     const std::vector<models::Vector>& models) const {
   std::vector<WorkerMetrics> each(models.size());
   if (!objective_.has_math() || models.empty()) return each;
-  models::Vector mean = models.front();
-  for (std::size_t i = 1; i < models.size(); ++i) mean += models[i];
-  mean /= double(models.size());
+  const models::Vector mean = average_model(models);
   for (std::size_t i = 0; i < models.size(); ++i) {
     const models::Vector& x = models[i];
     WorkerMetrics& w = each[i];

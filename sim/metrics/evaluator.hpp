@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "models/objectives/objective.hpp"
@@ -14,6 +15,10 @@
 #include "sim/metrics/observer.hpp"
 
 namespace dlsim::sim {
+
+/// x̄ = (1/n) Σ_i x_i, summed in holder order: the model a metrics row evaluates (and
+/// output.save_model writes). `models` must not be empty.
+models::Vector average_model(std::span<const models::Vector> models);
 
 struct Evaluation {
   std::optional<double> train_loss;

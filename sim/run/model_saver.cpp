@@ -1,5 +1,6 @@
 #include "sim/run/model_saver.hpp"
 
+#include "sim/metrics/evaluator.hpp"
 #include "sim/metrics/npy_file.hpp"
 
 namespace dlsim::sim {
@@ -10,10 +11,7 @@ void ModelSaver::on_models(const MetricsRow&, std::span<const models::Vector> mo
 
 void ModelSaver::write() const {
   if (latest_.empty()) return;
-  // The same sum, in the same order, as the evaluator's average (evaluator.cpp).
-  models::Vector mean = latest_.front();
-  for (std::size_t i = 1; i < latest_.size(); ++i) mean += latest_[i];
-  mean /= double(latest_.size());
+  const models::Vector mean = average_model(latest_);  // what the last row evaluated
   write_npy(out_dir_ / "model.npy", {mean.data(), std::size_t(mean.size())});
   if (!per_worker_) return;
   std::filesystem::create_directories(out_dir_ / "workers");

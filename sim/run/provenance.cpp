@@ -16,8 +16,7 @@ std::string host_name() {
   return name.data();
 }
 
-}  // namespace
-
+// `t` as ISO 8601 UTC to the second.
 std::string utc_timestamp(std::chrono::system_clock::time_point t) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
   std::tm utc{};
@@ -26,6 +25,8 @@ std::string utc_timestamp(std::chrono::system_clock::time_point t) {
   std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text.data();
 }
+
+}  // namespace
 
 nlohmann::json provenance_json(const RunProvenance& p) {
   const std::string commit = DLSIM_GIT_COMMIT;

@@ -23,7 +23,4 @@ struct RunProvenance {
 /// and git_dirty whether tracked files differed from it then.
 nlohmann::json provenance_json(const RunProvenance& p);
 
-/// `t` as ISO 8601 UTC to the second.
-std::string utc_timestamp(std::chrono::system_clock::time_point t);
-
 }  // namespace dlsim::sim
