@@ -16,6 +16,10 @@ Engine::~Engine() {
 
 void Engine::schedule(SimTime at, EventHandler* handler, std::uint64_t arg) {
   if (at < now_) throw std::logic_error("event scheduled in the past");
+  if (at == SimTime::max()) {  // saturated: due beyond the clock's end, so never run
+    beyond_clock_end_ = true;
+    return;
+  }
   queue_.push(Event{at, next_seq_++, handler, arg});
 }
 
@@ -32,6 +36,7 @@ void Engine::spawn(Task<void> process) {
 
 void Engine::run(SimTime until) {
   stopped_ = false;
+  reached_clock_end_ = false;
   while (!stopped_) {
     // The instant is over when no event is left at `now`: run its computations, whose
     // finish() schedules the resumptions (at now or later).
@@ -40,7 +45,17 @@ void Engine::run(SimTime until) {
       if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
       continue;
     }
-    if (queue_.empty()) break;
+    if (queue_.empty()) {
+      // What is left would happen only beyond the clock's end: the run ends there (or at
+      // `until`, which comes first).
+      if (beyond_clock_end_) {
+        if (until < SimTime::max())
+          now_ = until;
+        else
+          reached_clock_end_ = true, now_ = SimTime::max();
+      }
+      break;
+    }
     if (queue_.top().time > until) {
       now_ = until;
       return;
@@ -54,6 +69,10 @@ void Engine::run(SimTime until) {
       std::coroutine_handle<>::from_address(reinterpret_cast<void*>(e.arg)).resume();
     }
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    // A stop request (a signal) is honoured within a bounded number of events, even in
+    // one endless iteration (a link that drops almost every packet).
+    if (stop_request_ && (events_ & 1023) == 0 && stop_request_->load(std::memory_order_relaxed))
+      stopped_ = true;
   }
 }
 

@@ -3,6 +3,7 @@
 // state: several engines can run in one program.
 #pragma once
 
+#include <atomic>
 #include <coroutine>
 #include <cstdint>
 #include <exception>
@@ -34,7 +35,8 @@ class Engine final : private ProcessObserver {
 
   SimTime now() const { return now_; }
 
-  /// Schedules `handler->on_event(arg)` at `at` (>= now).
+  /// Schedules `handler->on_event(arg)` at `at` (>= now). An event at SimTime::max() (a
+  /// saturated sum) is never run: it marks the clock's end (reached_clock_end()).
   void schedule(SimTime at, EventHandler* handler, std::uint64_t arg);
   /// Schedules the resumption of a suspended coroutine at `at` (>= now).
   void schedule_resume(SimTime at, std::coroutine_handle<> h);
@@ -60,6 +62,15 @@ class Engine final : private ProcessObserver {
   void run(SimTime until = SimTime::max());
   /// Makes run() return after the current event.
   void stop() { stopped_ = true; }
+  /// run() also returns (as after stop()) once `*request` is non-zero, checked every
+  /// 1,024 events; a signal handler sets it (sim/run/interrupt.hpp). Null: never.
+  void set_stop_request(const std::atomic<int>* request) { stop_request_ = request; }
+  /// Notes that something will happen only beyond the clock's end (a transfer whose
+  /// finish saturates); scheduling at SimTime::max() does the same.
+  void note_beyond_clock_end() { beyond_clock_end_ = true; }
+  /// Whether the last run() ended because every remaining event lay beyond the end of
+  /// the clock (SimTime::max(), where time arithmetic saturates).
+  bool reached_clock_end() const { return reached_clock_end_; }
   bool stopped() const { return stopped_; }
 
   std::uint64_t events_processed() const { return events_; }
@@ -79,6 +90,9 @@ class Engine final : private ProcessObserver {
   std::size_t finished_ = 0;
   std::exception_ptr error_;
   bool stopped_ = false;
+  bool reached_clock_end_ = false;
+  bool beyond_clock_end_ = false;
+  const std::atomic<int>* stop_request_ = nullptr;
   std::vector<ComputeJob*> jobs_;  // registered at the current instant
   std::vector<ComputeJob*> running_;
   struct JobRank {

@@ -196,6 +196,7 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
     f.rate = new_rate_[k];
     f.finish =
         f.rate > 0 ? now + transmission_time(std::max(f.remaining, 0.0), f.rate) : SimTime::max();
+    if (f.rate > 0 && f.finish == SimTime::max()) engine_.note_beyond_clock_end();  // saturated
     ++f.generation;
     due_.push_back(Due{f.finish, id, f.generation});
     std::push_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) {

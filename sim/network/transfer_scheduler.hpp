@@ -32,8 +32,8 @@ class TransferScheduler {
 
 /// Time to send `bits` at `rate`, rounded up to whole picoseconds.
 inline SimTime transmission_time(double bits, BitsPerSecond rate) {
-  double ps = bits / rate * double(SimTime::kPerSecond);
-  return SimTime::from_ps(std::int64_t(std::ceil(ps - 1e-6)));
+  const double ps = std::ceil(bits / rate * double(SimTime::kPerSecond) - 1e-6);
+  return ps < 0x1p63 ? SimTime::from_ps(std::int64_t(ps)) : SimTime::max();  // saturates
 }
 
 }  // namespace dlsim::sim

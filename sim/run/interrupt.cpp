@@ -18,6 +18,10 @@ int interrupt_signal() noexcept {
   return recorded_signal.load(std::memory_order_relaxed);
 }
 
+const std::atomic<int>& interrupt_request() noexcept {
+  return recorded_signal;
+}
+
 void clear_interrupt() noexcept {
   recorded_signal.store(0, std::memory_order_relaxed);
 }

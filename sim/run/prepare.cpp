@@ -149,7 +149,12 @@ PreparedRun prepare(Scenario scenario) {
   if (s.stop.iterations) p.max_iterations = *s.stop.iterations;
   if (s.stop.epochs && p.train_samples > 0) {
     const double samples = *s.stop.epochs * double(p.train_samples);
-    const auto k = std::int64_t(std::ceil(samples / double(p.samples_per_iteration) - 1e-9));
+    const double iterations = std::ceil(samples / double(p.samples_per_iteration) - 1e-9);
+    // An iteration count must fit the int64 counters (1e18 epochs once wrapped to 0).
+    if (!(iterations < 0x1p62))
+      throw InputError("stop.epochs", "means " + fmt::format("{:.3g}", iterations) +
+                                          " iterations, more than a run can count (4.6e18)");
+    const auto k = std::int64_t(iterations);
     p.max_iterations = std::min(p.max_iterations.value_or(k), std::max<std::int64_t>(k, 1));
   }
   return p;

@@ -9,6 +9,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/csv_writer.hpp"
+#include "sim/metrics/output_lock.hpp"
 #include "sim/metrics/progress_line.hpp"
 #include "sim/metrics/workers_csv_writer.hpp"
 #include "sim/run/interrupt.hpp"
@@ -96,7 +97,9 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   RunProvenance provenance{options.argv, std::chrono::system_clock::now(), {}, options.threads};
   const Scenario& s = p.scenario;
 
-  std::filesystem::create_directories(options.out_dir);
+  // Creates the folder; a second writer into it is refused (exit 2) before anything is
+  // written. Held until run() returns.
+  const OutputLock lock(options.out_dir, options.out_where);
   for (const char* stale :
        {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial",
         "workers.csv", "workers.csv.partial", "model.npy"})
@@ -105,6 +108,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   Engine engine;
   engine.set_threads(options.threads);
+  engine.set_stop_request(&interrupt_request());
   Network network(engine, network_config(s));
   std::unique_ptr<ChromeTraceWriter> trace;
   if (options.trace) {
@@ -165,7 +169,9 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   if (model_saver) model_saver->write();
 
   RunTotals totals;
-  totals.complete = !interrupted_before_start && !interrupt_watcher.interrupted();
+  totals.complete =
+      !interrupted_before_start && !interrupt_watcher.interrupted() && interrupt_signal() == 0;
+  totals.reached_clock_end = engine.reached_clock_end();
   totals.events = engine.events_processed();
   totals.counters = network.counters();
   totals.sim_time = engine.now();

@@ -36,6 +36,7 @@ PreparedRun prepare(Scenario scenario);
 
 struct RunOptions {
   std::filesystem::path out_dir;
+  std::string out_where = "output.dir";   // how errors about out_dir name it (`--out`)
   bool progress = false;                  // draw the progress line on stderr
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most

@@ -107,6 +107,7 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
       {"topology", topology_facts(s)},
       {"version", DLSIM_VERSION},
       {"complete", t.complete}};
+  if (t.reached_clock_end) summary["reached_clock_end"] = true;
   const GossipMemory& memory = s.algorithm.facts().gossip_memory;
   if (memory.layout != GossipMemory::Layout::none)
     summary["gossip_memory"] = gossip_memory(s, memory, final_row ? final_row->iteration : 0);

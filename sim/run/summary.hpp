@@ -23,11 +23,12 @@ struct RunTotals {
   double wall_compress_s = 0;
   double wall_metrics_s = 0;
   std::uint64_t peak_rss_bytes = 0;
-  int threads = 1;               // --threads, resolved
-  std::uint64_t jobs = 0;        // compute jobs run (sim/runtime/compute_job.hpp)
-  std::uint64_t job_phases = 0;  // instants at which jobs ran (parallel phases)
-  double jobs_thread_s = 0;      // the jobs' own wall time, summed over all threads
-  bool complete = true;          // false when a stop signal ended the run early
+  int threads = 1;                 // --threads, resolved
+  std::uint64_t jobs = 0;          // compute jobs run (sim/runtime/compute_job.hpp)
+  std::uint64_t job_phases = 0;    // instants at which jobs ran (parallel phases)
+  double jobs_thread_s = 0;        // the jobs' own wall time, summed over all threads
+  bool complete = true;            // false when a stop signal ended the run early
+  bool reached_clock_end = false;  // the next event lay beyond the clock's end (§6)
 };
 
 /// The metrics row as a JSON object keyed by the CSV column names (null when empty).

@@ -18,6 +18,18 @@ bool is_identifier(std::string_view key) {
 }  // namespace
 
 std::string child_path(std::string_view parent, std::string_view key) {
+  // No key of the table is this long: show a hostile one shortened, so an error stays
+  // one short line.
+  constexpr std::size_t kLongest = 64;
+  if (key.size() > kLongest) {
+    std::string start(key.substr(0, kLongest - 4));
+    while (!start.empty() && (static_cast<unsigned char>(start.back()) & 0xC0) == 0x80)
+      start.pop_back();  // do not cut a UTF-8 sequence
+    if (!start.empty() && static_cast<unsigned char>(start.back()) >= 0xC0) start.pop_back();
+    return std::string(parent) + "[" +
+           nlohmann::json(start).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "...]";
+  }
   if (!is_identifier(key)) {
     return std::string(parent) + "[" + nlohmann::json(std::string(key)).dump() + "]";
   }
@@ -66,6 +78,11 @@ std::optional<std::string> closest(std::string_view word,
   std::optional<std::string> best;
   std::size_t best_distance = 3;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: skip what cannot be close
+    // (this keeps a 20 MB key from costing a 20 MB x 20 char table per candidate).
+    const std::size_t gap =
+        word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap >= best_distance) continue;
     const std::size_t d = edit_distance(word, c);
     // A one-letter word is within distance 2 of everything short; require some overlap.
     if (d < best_distance && d < std::max(word.size(), c.size())) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/json_limits.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/messages.hpp"
 
@@ -44,8 +45,10 @@ void apply_override(nlohmann::json& doc, std::string_view assignment) {
     if (part.empty()) throw InputError("--set", "empty key in " + quoted);
   }
 
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
+  if (parts.size() > kMaxJsonDepth)
+    throw InputError("--set",
+                     "key nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  nlohmann::json value = parse_command_line_value(text, "--set");
 
   if (doc.is_null()) doc = nlohmann::json::object();
   if (!doc.is_object())

@@ -58,7 +58,9 @@ std::string unit_list(const QuantityKind& kind) {
 }
 
 double finite_or_throw(double x, const nlohmann::json& value) {
-  if (!std::isfinite(x)) throw std::invalid_argument("must be finite, got " + value.dump());
+  if (!std::isfinite(x))
+    throw std::invalid_argument("number out of range (beyond the largest double), got " +
+                                value.dump());
   return x;
 }
 
@@ -87,7 +89,8 @@ double parse_quantity(const nlohmann::json& value, const QuantityKind& kind) {
                                 " (or a plain number of " + std::string(kind.base) + ")");
   }
   for (const auto& u : kind.units) {
-    if (u.name == unit) return number * u.factor;
+    // "1e308Tbps" is a finite number times a finite factor, but not finite.
+    if (u.name == unit) return finite_or_throw(number * u.factor, value);
   }
   throw std::invalid_argument("unknown " + std::string(kind.noun) + " unit \"" + std::string(unit) +
                               "\" in " + value.dump() + "; expected one of: " + unit_list(kind));
@@ -104,7 +107,11 @@ SimTime parse_time(const nlohmann::json& value) {
         "days), got " +
         value.dump());
   }
-  return SimTime::from_ps(std::llround(ps));
+  const std::int64_t rounded = std::llround(ps);
+  if (rounded == 0 && ps != 0.0)
+    throw std::invalid_argument(
+        "rounds to 0 ps: the simulator clock counts whole picoseconds, got " + value.dump());
+  return SimTime::from_ps(rounded);
 }
 
 BitsPerSecond parse_rate(const nlohmann::json& value) {

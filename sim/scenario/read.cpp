@@ -3,23 +3,16 @@
 // errors are reported with a 1-based line and column computed from nlohmann's byte
 // offset into the original text, comments included; a key repeated within one object is
 // an error rather than last-one-wins.
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
+#include "sim/scenario/bounded_file.hpp"
+#include "sim/scenario/json_limits.hpp"
 #include "sim/scenario/load.hpp"
+#include "sim/scenario/messages.hpp"
 
 namespace dlsim::sim {
 namespace {
-
-std::string lowercase_first(std::string text) {
-  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = char(text[0] - 'A' + 'a');
-  return text;
-}
 
 // "… parse error at line 3, column 5: syntax error while parsing object - unexpected
 // '}'; expected string literal" -> "unexpected '}'; expected string literal".
@@ -70,17 +63,11 @@ std::string position(const std::string& text, std::size_t at) {
 }  // namespace
 
 nlohmann::json read_scenario_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path, "cannot read file: is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot read file: " + lowercase_first(std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad())
-    throw InputError(path, "cannot read file: " + lowercase_first(std::strerror(errno)));
-  const std::string text = buffer.str();
+  const std::string text = read_bounded_text(path, kMaxScenarioBytes, "scenario");
+  check_json_depth(text, path);
+  // nlohmann stops at a NUL byte and ignores what follows; JSON text never holds one.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(path, "invalid JSON at " + position(text, nul) + ": a NUL byte");
 
   // Duplicate keys: one set of seen keys per open object.
   std::vector<std::set<std::string>> seen;
@@ -109,8 +96,18 @@ nlohmann::json read_scenario_file(const std::string& path) {
     const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     throw InputError(path,
                      "invalid JSON at " + position(text, end) + ": " + short_reason(e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // nlohmann refuses a number beyond a double's range ("number overflow parsing
+    // '1e999'") without a position.
+    std::string what = e.what();
+    const std::size_t quote = what.find('\'');
+    const std::string literal = quote == std::string::npos ? "" : " " + what.substr(quote);
+    throw InputError(path, "invalid JSON: number out of range" + literal +
+                               " (beyond ±1.8e308, the largest double)");
   }
-  if (!duplicate.empty()) throw InputError(path, "duplicate key \"" + duplicate + "\"");
+  if (!duplicate.empty())
+    throw InputError(path, "duplicate key " + messages::shown(nlohmann::json(duplicate)));
+  check_finite_numbers(doc, "", path);
   return doc;
 }
 

@@ -13,12 +13,29 @@
 namespace dlsim::sim {
 namespace {
 
+// `name` becomes the folder results/<name> and the label of sweeps and plots: it must be
+// a safe folder name (a NUL would cut the path, a "/" or ".." would write elsewhere).
+void check_run_name(const std::string& name) {
+  if (name.empty()) throw InputError("name", "must not be empty");
+  if (name.size() > 128) throw InputError("name", "longer than 128 bytes");
+  for (const char c : name) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw InputError("name", "must not contain control characters (NUL, newline, ...)");
+    if (c == '/' || c == '\\')
+      throw InputError("name",
+                       "must not contain a slash or a backslash (it names a folder; "
+                       "set output.dir for a path)");
+  }
+  if (name == "." || name == "..") throw InputError("name", "must not be \".\" or \"..\"");
+}
+
 using nlohmann::json;
 using namespace scenario_sections;
 
 Scenario read(const json& j) {
   Scenario s;
   s.name = j.at("name").get<std::string>();
+  check_run_name(s.name);
   s.description = j.at("description").get<std::string>();
   s.seed = j.at("seed").get<std::uint64_t>();
   s.workers = j.at("workers").get<std::int64_t>();

@@ -1,16 +1,13 @@
 #include "sim/sweep/grid.hpp"
 
+#include <algorithm>
+
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/json_limits.hpp"
 
 namespace dlsim::sim {
 
 namespace {
-
-nlohmann::json parse_value(const std::string& text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) return text;
-  return value;
-}
 
 std::string json_quoted(std::string_view text) {
   return nlohmann::json(std::string(text)).dump();
@@ -21,6 +18,8 @@ void check_sweepable(const std::string& key, const std::string& where) {
     throw InputError(where, "bad key " + json_quoted(key) +
                                 " (expected a dotted path such as "
                                 "network.bandwidth)");
+  if (std::size_t(std::count(key.begin(), key.end(), '.')) >= kMaxJsonDepth)
+    throw InputError(where, "key nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   if (key == "sweep" || key.rfind("sweep.", 0) == 0)
     throw InputError(where, "cannot sweep over the sweep block itself");
   if (key == "output" || key == "output.dir")
@@ -70,7 +69,7 @@ SweepAxis parse_grid_option(std::string_view option) {
     if (text.empty())
       throw InputError("--grid", "empty value in " + json_quoted(option) +
                                      " (values are separated by single commas)");
-    axis.values.push_back(parse_value(text));
+    axis.values.push_back(parse_command_line_value(text, "--grid"));
   }
   return axis;
 }

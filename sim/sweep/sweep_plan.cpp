@@ -56,6 +56,17 @@ SweepPlan plan_sweep(const SweepRequest& request) {
   plan.axes = merge_axes(block, request.grid);
   plan.repeats = request.repeats ? *request.repeats : block.value("repeat", 1);
   if (plan.repeats < 1) throw InputError("--repeat", "must be >= 1");
+  // Refuse a plan too large to hold before expanding it (a grid of 10^9 points would
+  // end in bad_alloc); every factor is checked, so the product cannot overflow.
+  std::uint64_t runs = std::uint64_t(plan.repeats);
+  for (const SweepAxis& axis : plan.axes) {
+    runs *= std::max<std::uint64_t>(axis.values.size(), 1);
+    if (runs > kMaxSweepRuns) break;
+  }
+  if (std::uint64_t(plan.repeats) > kMaxSweepRuns || runs > kMaxSweepRuns)
+    throw InputError(request.repeats ? "--repeat" : "sweep",
+                     "the sweep would hold more than " + std::to_string(kMaxSweepRuns) +
+                         " runs (grid points x repeats); split it into several sweeps");
 
   nlohmann::json base = raw;
   base.erase("sweep");

@@ -22,6 +22,9 @@
 
 namespace dlsim::sim {
 
+/// Most runs one sweep may plan (grid points x repeats); each run is a folder.
+inline constexpr std::uint64_t kMaxSweepRuns = 100'000;
+
 struct SweepPoint {
   std::string run_id;
   std::vector<nlohmann::json> values;  // one per axis

@@ -133,9 +133,15 @@ void ChromeTraceWriter::finish() {
                              {"limit", limit_},
                              {"truncated", dropped_ > 0}};
   std::fprintf(file_, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", other.dump().c_str());
-  if (std::fclose(std::exchange(file_, nullptr)) != 0)
-    throw std::runtime_error("cannot write " + partial_.string());
-  std::filesystem::rename(partial_, final_);
+  // A write that failed earlier (a full disk) leaves the error flag set: check it too.
+  errno = 0;
+  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
+  const int error = errno;
+  if (std::fclose(std::exchange(file_, nullptr)) != 0 || failed)
+    throw std::runtime_error("cannot write " + partial_.string() + ": " +
+                             (error != 0 ? std::strerror(error) : "write error"));
+  if (::rename(partial_.c_str(), final_.c_str()) != 0)
+    throw std::runtime_error("cannot rename " + partial_.string() + ": " + std::strerror(errno));
 }
 
 }  // namespace dlsim::sim

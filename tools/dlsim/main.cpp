@@ -6,6 +6,7 @@
 // are kept, with "complete": false).
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -14,9 +15,12 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "sim/metrics/output_lock.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "tools/dlsim/cli_checks.hpp"
+#include "tools/dlsim/error_line.hpp"
 #include "tools/dlsim/run_performance.hpp"
 #include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
@@ -27,7 +31,7 @@ namespace {
 using dlsim::sim::InputError;
 
 int input_error(const std::string& where, const std::string& what) {
-  std::fprintf(stderr, "dlsim: error: %s: %s\n", where.c_str(), what.c_str());
+  dlsim::tool::print_error(where, what);
   return 2;
 }
 
@@ -45,13 +49,17 @@ std::string format_bits(double bits) {
 }
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
-            bool quiet, bool trace, std::uint64_t trace_limit, const std::string& threads,
-            bool profile, std::vector<std::string> argv) {
+            bool out_given, bool quiet, bool trace, std::int64_t trace_limit,
+            const std::string& threads, bool profile, std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
+  if (out_given && out.empty()) throw InputError("--out", "empty folder name");
   const int thread_count = dlsim::tool::parse_threads(threads);
-  auto prepared = dlsim::sim::prepare(load(file, sets));
+  auto scenario = load(file, sets);
   dlsim::sim::RunOptions options;
-  options.out_dir = out.empty() ? prepared.scenario.output_dir : out;
+  options.out_dir = out_given ? out : scenario.output_dir;
+  options.out_where = out_given ? "--out" : "output.dir";
+  dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
+  auto prepared = dlsim::sim::prepare(std::move(scenario));
   options.progress = !quiet && isatty(STDERR_FILENO);
   options.trace = trace;
   options.trace_limit = trace_limit;
@@ -59,6 +67,11 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.argv = std::move(argv);
   const auto summary = dlsim::sim::run(prepared, options);
   if (profile) dlsim::tool::print_profile(stderr, summary);
+  if (summary.contains("reached_clock_end"))
+    std::fprintf(stderr,
+                 "dlsim: warning: the simulated clock reached its end (2^63 - 1 ps, about 106.75 "
+                 "days) after iteration %lld; the run stops there\n",
+                 static_cast<long long>(summary["final"]["iteration"].get<std::int64_t>()));
   if (!quiet) {
     const auto& f = summary["final"];
     std::string line =
@@ -94,13 +107,14 @@ int main(int argc, char** argv) {
   run->add_option("--out", out, "Output folder (default: the scenario's output.dir)");
   run->add_flag("--quiet", quiet, "No progress line and no closing summary line");
   bool trace = false;
-  std::uint64_t trace_limit = 1'000'000;
+  std::int64_t trace_limit = 1'000'000;
   run->add_flag("--trace", trace,
                 "Also write trace.json: a timeline of every node's compute, send and receive "
                 "spans (Chrome trace-event format; open it in ui.perfetto.dev)");
   run->add_option("--trace-limit", trace_limit,
                   "At most this many events in trace.json (default 1000000); later ones are "
-                  "dropped and the truncation noted in the file");
+                  "dropped and the truncation noted in the file")
+      ->check(dlsim::tool::integer_at_least(0));
   std::string threads = "1";
   bool profile = false;
   run->add_option("--threads", threads,
@@ -122,6 +136,13 @@ int main(int argc, char** argv) {
   schema->add_flag("--markdown", markdown,
                    "Print the reference of every key (type, default, meaning) as Markdown instead");
 
+  // A first word that is no command would otherwise be reported as "A subcommand is
+  // required".
+  if (argc > 1 && argv[1][0] != '-' &&
+      app.get_subcommands([&](CLI::App* sub) { return sub->get_name() == argv[1]; }).empty())
+    return input_error("command line", "unknown command " + dlsim::tool::quoted(argv[1]) +
+                                           " (commands: run, validate, sweep, topology, schema; "
+                                           "see dlsim --help)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -133,28 +154,37 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return input_error("command line", e.what());
   }
+  // A write beyond `ulimit -f` must fail with EFBIG and be reported, not kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
 
+  int status = 0;
   try {
-    if (run->parsed())
-      return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile,
-                     std::vector<std::string>(argv, argv + argc));
-    if (sweep.parsed()) return sweep.run();
-    if (topology.parsed()) return topology.run();
-    if (validate->parsed()) {
+    if (run->parsed()) {
+      status = cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace,
+                       trace_limit, threads, profile, std::vector<std::string>(argv, argv + argc));
+    } else if (sweep.parsed()) {
+      status = sweep.run();
+    } else if (topology.parsed()) {
+      status = topology.run();
+    } else if (validate->parsed()) {
       const auto scenario = load(file, sets);
       dlsim::sim::prepare(scenario);  // data files and shard sizes too
       std::cout << scenario.resolved.dump(2) << "\n";
-      return 0;
-    }
-    if (markdown)
+    } else if (markdown) {
       std::cout << dlsim::sim::spec::reference_markdown();
-    else
+    } else {
       std::cout << dlsim::sim::scenario_schema().dump(2) << "\n";
-    return 0;
+    }
   } catch (const InputError& e) {
     return input_error(e.where(), e.problem());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlsim: error: %s\n", e.what());
+    dlsim::tool::print_error(e.what());
     return 1;
   }
+  // `dlsim schema > /dev/full`: output that did not arrive is a failure.
+  if (!std::cout.flush() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    dlsim::tool::print_error("cannot write standard output");
+    return 1;
+  }
+  return status;
 }

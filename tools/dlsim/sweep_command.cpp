@@ -10,11 +10,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <thread>
 
+#include "sim/metrics/output_lock.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/sweep/process_pool.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "tools/dlsim/cli_checks.hpp"
+#include "tools/dlsim/error_line.hpp"
 #include "tools/dlsim/mpi_world.hpp"
 
 namespace dlsim::tool {
@@ -68,9 +72,9 @@ SweepCommand::SweepCommand(CLI::App& app) {
   command_
       ->add_option("--repeat", repeat_,
                    "Runs per grid point, with seeds seed, seed+1, ... (default: sweep.repeat)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_at_least(1, INT32_MAX));
   command_->add_option("--jobs", jobs_, "Runs at once (default: the number of cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_at_least(1, INT32_MAX));
   command_->add_option("--out", out_,
                        "Sweep folder (default: the scenario's output.dir if it sets one, else "
                        "results/<name>-sweep)");
@@ -100,6 +104,9 @@ int SweepCommand::merge() {
       dir = sim::default_sweep_dir(doc);
     }
   }
+  if (!std::filesystem::exists(dir / "sweep.json"))  // before the lock creates anything
+    throw InputError(dir.string(), "not a sweep folder (no sweep.json)");
+  const sim::OutputLock lock(dir, dir.string());
   const sim::SweepCounts counts = sim::merge_sweep(dir);
   if (!quiet_)
     std::printf("merged %s: %s -> %s\n", dir.string().c_str(), counts_text(counts).c_str(),
@@ -112,6 +119,7 @@ int SweepCommand::sweep() {
   const bool lead = world.rank() == 0;
   sim::SweepPlan plan;
   sim::SweepOptions options;
+  std::vector<std::unique_ptr<sim::OutputLock>> locks;
   bool ok = true;
   std::string error_where, error_what;
   try {
@@ -135,6 +143,17 @@ int SweepCommand::sweep() {
     options.write_sweep_json = lead;  // shards: every shard is rank 0 of its own
     options.executable = sim::current_executable();
     sim::check_output_dir(plan, options);
+    // One sweep per folder (sim/metrics/output_lock.hpp): shards share it, each holding
+    // its own shard; under mpirun rank 0 holds it for all ranks.
+    if (lead && (options.part.whole() || world.active())) {
+      locks.push_back(std::make_unique<sim::OutputLock>(plan.dir, plan.dir.string()));
+    } else if (lead) {
+      locks.push_back(std::make_unique<sim::OutputLock>(plan.dir, plan.dir.string(),
+                                                        sim::OutputLock::Mode::shared));
+      locks.push_back(std::make_unique<sim::OutputLock>(
+          plan.dir, plan.dir.string(), sim::OutputLock::Mode::exclusive,
+          ".dlsim-shard-" + options.part.tag() + ".lock"));
+    }
   } catch (const InputError& e) {
     if (!world.active()) throw;
     ok = false;
@@ -144,8 +163,7 @@ int SweepCommand::sweep() {
   // Under MPI every rank must leave together: agree before anything is written.
   if (!world.all_ok(ok)) {
     const bool rank0_failed = !world.from_rank0(ok);
-    if (!ok && (lead || !rank0_failed))
-      std::fprintf(stderr, "dlsim: error: %s: %s\n", error_where.c_str(), error_what.c_str());
+    if (!ok && (lead || !rank0_failed)) print_error(error_where, error_what);
     return 2;
   }
 
@@ -153,7 +171,7 @@ int SweepCommand::sweep() {
   try {
     counts = sim::execute_sweep(plan, options);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlsim: error: %s\n", e.what());
+    print_error(e.what());
     world.abort(1);
   }
   std::filesystem::path index = sim::index_path(plan.dir, options.part);
