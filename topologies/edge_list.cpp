@@ -1,5 +1,8 @@
 #include "topologies/edge_list.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -7,9 +10,27 @@
 
 namespace dlsim::topo {
 
+namespace {
+
+// A line as shown in an error: one line of at most 60 bytes (a 1 MB line is not echoed).
+std::string shown_line(const std::string& line) {
+  std::string text;
+  for (const char c : line) {
+    if (text.size() >= 57) return text + "...";
+    text += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  }
+  return text;
+}
+
+}  // namespace
+
 Graph read_edge_list(const std::string& path, int n) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw TopologyError("path", "cannot read edge list \"" + path + "\": is a directory");
   std::ifstream in(path);
-  if (!in) throw TopologyError("path", "cannot read edge list \"" + path + "\"");
+  if (!in)
+    throw TopologyError("path", "cannot read edge list \"" + path + "\": " + std::strerror(errno));
   std::vector<std::pair<int, int>> arcs;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -25,7 +46,7 @@ Graph read_edge_list(const std::string& path, int n) {
     long long i = 0, j = 0;
     std::string rest;
     if (!(fields >> i >> j) || (fields >> rest)) {
-      fail("expected two node ids \"i j\", got \"" + line + "\"");
+      fail("expected two node ids \"i j\", got \"" + shown_line(line) + "\"");
     }
     for (long long id : {i, j}) {
       if (id < 0 || id >= n) {

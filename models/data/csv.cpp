@@ -79,6 +79,8 @@ Dataset load_csv(const std::string& path, const std::string& label_column) {
   while (!lines.empty() && trim(lines.back()).empty()) lines.pop_back();
   if (lines.empty()) throw DataError(at_line(path, 1), "empty file: expected a header row");
 
+  // A UTF-8 byte order mark (spreadsheet exports) is not part of the first column's name.
+  if (lines[0].starts_with("\xEF\xBB\xBF")) lines[0].erase(0, 3);
   reject_quotes(path, 1, lines[0]);
   const auto header = split_fields(lines[0]);
   std::size_t label = header.size();
@@ -93,6 +95,9 @@ Dataset load_csv(const std::string& path, const std::string& label_column) {
   if (label == header.size()) {
     throw DataError(path, "no column \"" + label_column + "\" in header");
   }
+  if (header.size() < 2)
+    throw DataError(at_line(path, 1), "no feature columns: the header names only \"" +
+                                          label_column + "\"");
   if (lines.size() == 1) throw DataError(at_line(path, 2), "no data rows after the header");
 
   const Index rows = Index(lines.size() - 1);

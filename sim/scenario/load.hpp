@@ -12,8 +12,13 @@
 
 namespace dlsim::sim {
 
-/// Reads and parses a JSON file. Errors name the file (and line:column for syntax).
+/// Reads and parses a JSON file (a regular file or a pipe, at most kMaxScenarioBytes;
+/// json_limits.hpp). Errors name the file (and line:column for syntax).
 nlohmann::json read_scenario_file(const std::string& path);
+
+/// Parses scenario text as read_scenario_file does (comments allowed; nesting, NUL bytes,
+/// duplicate keys and number overflow refused); errors name `path`.
+nlohmann::json parse_scenario_text(const std::string& text, const std::string& path);
 
 /// Applies one `--set KEY=VALUE` override: KEY is a dotted path (missing objects are
 /// created), VALUE is parsed as JSON, else taken as a string. Errors name `--set`.

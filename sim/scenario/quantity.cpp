@@ -59,8 +59,7 @@ std::string unit_list(const QuantityKind& kind) {
 
 double finite_or_throw(double x, const nlohmann::json& value) {
   if (!std::isfinite(x))
-    throw std::invalid_argument("number out of range (beyond the largest double), got " +
-                                value.dump());
+    throw std::invalid_argument("must be finite (within ±1.8e308), got " + value.dump());
   return x;
 }
 

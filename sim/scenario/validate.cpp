@@ -92,9 +92,15 @@ class Resolver {
         return raw;
       case Type::string:
         return string(spec, raw, path);
-      case Type::time:
-        check_bounds(spec, parse_at(path, raw, parse_time).seconds(), raw, path);
+      case Type::time: {
+        const SimTime t = parse_at(path, raw, parse_time);
+        // 1e-300 s is > 0 but 0 ps: say why a positive time is refused.
+        if (!spec::within_bounds(spec, t.seconds()) && t.ps == 0 && spec::within_bounds(spec, 1e-12))
+          throw InputError(path, "rounds to 0 ps (the clock counts whole picoseconds), got " +
+                                     shown(raw));
+        check_bounds(spec, t.seconds(), raw, path);
         return raw;
+      }
       case Type::rate:
         check_bounds(spec, parse_at(path, raw, parse_rate), raw, path);
         return raw;
@@ -220,13 +226,14 @@ class Resolver {
     }
     if (variant && !owners.empty()) {
       const std::string& d = spec.discriminator->name;
-      throw InputError(key_path, "unknown key \"" + name + "\" for " + d + " \"" + variant->name +
+      throw InputError(key_path, "unknown key " + messages::shown(json(name)) + " for " + d + " \"" +
+                                     variant->name +
                                      "\" (valid for " + d + ": " + join(owners) + ")");
     }
     std::vector<std::string> names;
     for (const Key* k : keys) names.push_back(k->name);
     const std::string hint = messages::did_you_mean(name, names);
-    std::string what = "unknown key \"" + name + "\"";
+    std::string what = "unknown key " + messages::shown(json(name));
     if (!hint.empty()) {
       what += hint;
     } else if (names.empty()) {

@@ -1,5 +1,7 @@
 #include "sim/sweep/sweep_plan.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -88,7 +90,12 @@ SweepPlan plan_sweep(const SweepRequest& request) {
     }
     try {
       const nlohmann::json resolved = resolve_scenario(p.scenario);
-      p.seed = resolved["seed"].get<std::int64_t>() + p.repeat;
+      const std::int64_t seed = resolved["seed"].get<std::int64_t>();
+      // Repeats use seed, seed + 1, ...: they must stay seeds (at most 2^63 - 1).
+      if (seed > INT64_MAX - p.repeat)
+        throw InputError("seed", std::to_string(seed) + " + repeat " + std::to_string(p.repeat) +
+                                     " is beyond the largest seed, 2^63 - 1");
+      p.seed = seed + p.repeat;
       p.scenario["seed"] = p.seed;
       set_key(p.scenario, "output.dir", plan.run_dir(p).string());
       load_scenario(p.scenario);

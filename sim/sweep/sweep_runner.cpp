@@ -92,7 +92,12 @@ SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
   std::vector<std::size_t> todo;
   for (std::size_t i : mine) {
     records[i] = read_run_record(plan.run_dir(plan.points[i]));
-    if (records[i].status == RunStatus::done) continue;
+    if (records[i].status == RunStatus::done) {
+      // A run that is finished now is not failed, whatever an earlier sweep noted.
+      std::error_code ec;
+      fs::remove(plan.run_dir(plan.points[i]) / "failed.json", ec);
+      continue;
+    }
     records[i] = RunRecord{};
     todo.push_back(i);
   }

@@ -1,6 +1,7 @@
-// Fuzz target: scenario JSON text -> parse -> resolve_scenario -> to_scenario.
-// Malformed JSON is skipped (the CLI reports it before validation); a parsed document
-// may only be refused with InputError. A first line `--set KEY=VALUE` is applied as an
+// Fuzz target: scenario JSON text -> parse_scenario_text (the CLI's parser, with its
+// nesting, NUL and overflow limits) -> resolve_scenario -> to_scenario -> dump of the
+// resolved scenario (as validate and summary.json do). Any of these may only refuse with
+// InputError. A first line `--set KEY=VALUE` is applied as an
 // override first, so the fuzzer also reaches apply_override.
 #include <cstdint>
 #include <string>
@@ -18,11 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     assignment = text.substr(6, eol - 6);
     text.remove_prefix(eol + 1);
   }
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return 0;
   try {
+    nlohmann::json doc = dlsim::sim::parse_scenario_text(std::string(text), "fuzz.json");
     if (!assignment.empty()) dlsim::sim::apply_override(doc, assignment);
-    (void)dlsim::sim::load_scenario(doc);
+    (void)dlsim::sim::load_scenario(doc).resolved.dump(2);
   } catch (const dlsim::sim::InputError&) {
   } catch (const std::exception& e) {
     dlsim::fuzz::unexpected(e.what());

@@ -74,3 +74,35 @@ refusals_summary() {
   echo "$((count - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]
 }
+
+# expect_refused_command NAME WHERE-PREFIX CONTAINS MUST-NOT-EXIST -- dlsim args...
+# Like expect_refused for any dlsim command line: exit code 2, exactly one stderr line
+# starting with `dlsim: error: WHERE-PREFIX` and containing CONTAINS (may be empty), and
+# the path MUST-NOT-EXIST (may be empty) not created.
+expect_refused_command() {
+  local name=$1 where=$2 contains=$3 absent=$4
+  shift 5  # the four above and the "--"
+  count=$((count + 1))
+  "$dlsim" "$@" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null
+  local rc=$?
+  local lines first
+  lines=$(wc -l < "$tmp/stderr")
+  first=$(head -n 1 "$tmp/stderr" | cut -c1-300)
+  if [ "$rc" -ne 2 ]; then
+    echo "FAIL $name: exit code $rc, expected 2 (stderr: $first)"; failures=$((failures + 1)); return
+  fi
+  if [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines lines on stderr, expected 1:"; head -c 600 "$tmp/stderr"; failures=$((failures + 1)); return
+  fi
+  case "$first" in
+    "dlsim: error: $where"*) ;;
+    *) echo "FAIL $name: got '$first', expected prefix 'dlsim: error: $where'"; failures=$((failures + 1)); return ;;
+  esac
+  if [ -n "$contains" ] && [[ "$first" != *"$contains"* ]]; then
+    echo "FAIL $name: '$first' does not contain '$contains'"; failures=$((failures + 1)); return
+  fi
+  if [ -n "$absent" ] && [ -e "$absent" ]; then
+    echo "FAIL $name: $absent was created"; failures=$((failures + 1)); return
+  fi
+  echo "ok   $name: $first"
+}
