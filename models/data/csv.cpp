@@ -96,8 +96,8 @@ Dataset load_csv(const std::string& path, const std::string& label_column) {
     throw DataError(path, "no column \"" + label_column + "\" in header");
   }
   if (header.size() < 2)
-    throw DataError(at_line(path, 1), "no feature columns: the header names only \"" +
-                                          label_column + "\"");
+    throw DataError(at_line(path, 1),
+                    "no feature columns: the header names only \"" + label_column + "\"");
   if (lines.size() == 1) throw DataError(at_line(path, 2), "no data rows after the header");
 
   const Index rows = Index(lines.size() - 1);

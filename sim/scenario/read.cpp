@@ -138,13 +138,12 @@ nlohmann::json parse_scenario_text(const std::string& text, const std::string& p
     const std::string what = e.what();
     const std::size_t quote = what.find('\'');
     const std::string literal = quote == std::string::npos ? "" : " " + what.substr(quote);
-    throw InputError(path, "invalid JSON at " + position(text, std::min(builder.error_at(), text.size())) +
-                               ": number out of range" + literal +
-                               " (beyond ±1.8e308, the largest double)");
+    throw InputError(
+        path, "invalid JSON at " + position(text, std::min(builder.error_at(), text.size())) +
+                  ": number out of range" + literal + " (beyond ±1.8e308, the largest double)");
   }
   if (!builder.duplicate().empty())
-    throw InputError(path,
-                     "duplicate key " + messages::shown(nlohmann::json(builder.duplicate())));
+    throw InputError(path, "duplicate key " + messages::shown(nlohmann::json(builder.duplicate())));
   check_finite_numbers(doc, "", path);
   return doc;
 }

@@ -95,9 +95,10 @@ class Resolver {
       case Type::time: {
         const SimTime t = parse_at(path, raw, parse_time);
         // 1e-300 s is > 0 but 0 ps: say why a positive time is refused.
-        if (!spec::within_bounds(spec, t.seconds()) && t.ps == 0 && spec::within_bounds(spec, 1e-12))
-          throw InputError(path, "rounds to 0 ps (the clock counts whole picoseconds), got " +
-                                     shown(raw));
+        if (!spec::within_bounds(spec, t.seconds()) && t.ps == 0 &&
+            spec::within_bounds(spec, 1e-12))
+          throw InputError(
+              path, "rounds to 0 ps (the clock counts whole picoseconds), got " + shown(raw));
         check_bounds(spec, t.seconds(), raw, path);
         return raw;
       }
@@ -226,9 +227,9 @@ class Resolver {
     }
     if (variant && !owners.empty()) {
       const std::string& d = spec.discriminator->name;
-      throw InputError(key_path, "unknown key " + messages::shown(json(name)) + " for " + d + " \"" +
-                                     variant->name +
-                                     "\" (valid for " + d + ": " + join(owners) + ")");
+      throw InputError(key_path, "unknown key " + messages::shown(json(name)) + " for " + d +
+                                     " \"" + variant->name + "\" (valid for " + d + ": " +
+                                     join(owners) + ")");
     }
     std::vector<std::string> names;
     for (const Key* k : keys) names.push_back(k->name);
