@@ -21,9 +21,7 @@ void Network::start(Message msg, Completion* done) {
     throw std::logic_error("message between invalid nodes");
   apply_due_changes();
   const Bits wire_bits = msg.payload_bits() + config_.header();
-  counters_.bits_total += msg.payload_bits();
-  counters_.bytes_wire += (wire_bits + 7) / 8;
-  counters_.messages += 1;
+  counters_.add(msg.payload_bits(), (wire_bits + 7) / 8, 1);
 
   TransferId id;
   if (free_.empty()) {
@@ -89,7 +87,7 @@ void Network::on_event(std::uint64_t arg) {
     case kRetransmit: {
       apply_due_changes();
       const Bits wire_bits = transfers_[id].msg.payload_bits() + config_.header();
-      counters_.bytes_wire += (wire_bits + 7) / 8;
+      counters_.add(0, (wire_bits + 7) / 8, 0);
       return begin_transmission(id);
     }
   }

@@ -24,6 +24,13 @@ struct NetworkCounters {
   Bits bits_total = 0;
   std::uint64_t bytes_wire = 0;
   std::uint64_t messages = 0;
+
+  /// Adds to the counters, saturating at 2^64 - 1 instead of wrapping.
+  void add(Bits payload_bits, std::uint64_t wire_bytes, std::uint64_t count) {
+    if (__builtin_add_overflow(bits_total, payload_bits, &bits_total)) bits_total = UINT64_MAX;
+    if (__builtin_add_overflow(bytes_wire, wire_bytes, &bytes_wire)) bytes_wire = UINT64_MAX;
+    if (__builtin_add_overflow(messages, count, &messages)) messages = UINT64_MAX;
+  }
 };
 
 /// Counts outstanding deliveries of a send or broadcast and resumes the sender when
@@ -48,9 +55,7 @@ class Network final : private TransferSink, private EventHandler {
   /// Counts transfers an exact fast path accounted for without simulating them one by
   /// one (the ring all-reduce shortcut, sim/collectives/ring_allreduce.hpp).
   void charge(Bits payload_bits, std::uint64_t bytes_wire, std::uint64_t messages) {
-    counters_.bits_total += payload_bits;
-    counters_.bytes_wire += bytes_wire;
-    counters_.messages += messages;
+    counters_.add(payload_bits, bytes_wire, messages);
   }
 
   /// Timeline hooks (tracing): transfers and node computations are reported to

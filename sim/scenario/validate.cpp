@@ -114,6 +114,10 @@ class Resolver {
           throw InputError(path, "must be a whole number of bits, got " + shown(raw));
         }
         check_bounds(spec, bits, raw, path);
+        // Sizes become uint64 bit counts and add up in counters: keep them far from 2^64.
+        if (bits > 0x1p53)
+          throw InputError(
+              path, "too large: a size is at most 2^53 bits (about 1.1 PB), got " + shown(raw));
         return raw;
       }
       case Type::array:

@@ -36,6 +36,7 @@ check "a scenario from a pipe is read" bash -c "'$dlsim' validate <(printf '{%s}
 expect_refused number_overflow "" '{"workers": 2, "seed": 1e999}' "number out of range '1e999'"
 expect_refused number_overflow_nested "" '{"workers": 2, "network": {"latency": -1e400}}' "number out of range"
 expect_refused rate_overflow "network.bandwidth" '{"workers": 2, "network": {"bandwidth": "1e308Tbps"}}' "must be finite"
+expect_refused header_overflow "network.header" '{"workers": 2, "network": {"header": "1e30GB"}}' "at most 2^53 bits"
 expect_refused time_below_resolution "stop.sim_time" '{"workers": 2, "stop": {"sim_time": 1e-300}}' "rounds to 0 ps"
 expect_refused time_beyond_clock "stop.sim_time" '{"workers": 2, "stop": {"sim_time": "1e10s"}}' "106 days"
 expect_refused epochs_overflow "stop.epochs" '{"workers": 2, "stop": {"epochs": 1e18}}' "more than a run can count"
