@@ -11,6 +11,7 @@
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "rng/splitmix64.hpp"
 #include "topologies/analysis.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/topology_error.hpp"
@@ -26,13 +27,6 @@ constexpr std::uint64_t kRegular = 0x7265677531ULL;  // purpose labels
 constexpr std::uint64_t kErdos = 0x6572646f73ULL;
 constexpr std::uint64_t kSmallWorld = 0x736d616c6cULL;
 constexpr std::uint64_t kMatching = 0x6d61746368ULL;
-
-std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 std::string number_text(double x) {
   std::ostringstream out;
@@ -107,7 +101,7 @@ Graph from_boost_edges(int n, EdgeIterator first, EdgeIterator last) {
 }  // namespace
 
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t purpose, std::uint64_t index) {
-  return splitmix64(splitmix64(seed ^ purpose) ^ index);
+  return rng::splitmix64(rng::splitmix64(seed ^ purpose) ^ index);
 }
 
 Graph random_regular_graph(int n, int degree, std::uint64_t seed) {
