@@ -9,8 +9,9 @@
 #include <boost/graph/erdos_renyi_generator.hpp>
 #include <boost/graph/small_world_generator.hpp>
 #include <boost/random/mersenne_twister.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
 
+#include "rng/distributions.hpp"
+#include "rng/shuffle.hpp"
 #include "rng/splitmix64.hpp"
 #include "topologies/analysis.hpp"
 #include "topologies/generators.hpp"
@@ -35,7 +36,7 @@ std::string number_text(double x) {
 }
 
 int uniform_below(Engine& rng, std::int64_t bound) {
-  return int(boost::random::uniform_int_distribution<std::int64_t>(0, bound - 1)(rng));
+  return int(rng::below(rng, bound));
 }
 
 // Draws graphs from `sample(rng)` with fresh generators until one is connected.
@@ -165,7 +166,7 @@ Graph random_matching_graph(int n, std::uint64_t seed, std::int64_t round) {
   Engine rng(derive_seed(seed, kMatching, std::uint64_t(round)));
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
-  for (int i = n - 1; i > 0; --i) std::swap(order[i], order[uniform_below(rng, i + 1)]);
+  rng::shuffle(order.begin(), order.end(), rng);
   Graph g;
   g.n = n;
   g.offsets.resize(std::size_t(n) + 1);

@@ -1,4 +1,4 @@
-// Deterministic random streams derived from (seed, purpose, node) (docs/design.md §6).
+// Deterministic random streams derived from (seed, purpose, node) (docs/design.md §11).
 // Every consumer of randomness asks for its own stream, so adding a draw in one
 // place never shifts the numbers another place sees, and thread scheduling cannot
 // change results.
@@ -26,12 +26,12 @@ constexpr std::uint64_t stream_seed(std::uint64_t seed, std::string_view purpose
   return splitmix64(splitmix64(splitmix64(seed) ^ hash_label(purpose)) ^ node);
 }
 
-/// The generator every stream uses. Its raw output is fixed by the C++ standard, but
-/// the std distributions and std::shuffle that draw from it (synthetic data, shuffles,
-/// partitions and mini-batches, the initial point, the compute jitter) are
-/// implementation-defined: runs are reproducible with one standard library (libstdc++
-/// here), not across standard libraries. (The random topologies draw through Boost's
-/// distributions instead.)
+/// The generator every stream uses; its raw output is fixed by the C++ standard. Every
+/// draw from it goes through rng/distributions.hpp (Boost.Random's normal, gamma and
+/// uniform integers, whose algorithms are Boost's code) or rng/shuffle.hpp (a specified
+/// Fisher–Yates), never through the std distributions or std::shuffle, whose algorithms
+/// each standard library chooses: a run gives the same numbers with any of them
+/// (docs/design.md §11 rule 6).
 using Rng = std::mt19937_64;
 
 inline Rng make_rng(std::uint64_t seed, std::string_view purpose, std::uint64_t node = 0) {
