@@ -122,7 +122,7 @@ docs: build
 	$(BUILD_DIR)/bin/dlsim schema --markdown > docs/scenario-reference.md
 
 format:
-	@find spec sim models topologies tools tests bench examples -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
+	@find spec rng sim models topologies tools tests bench examples -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD_DIR)

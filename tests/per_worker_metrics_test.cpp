@@ -15,6 +15,7 @@
 #include <map>
 
 #include "gossip_helpers.hpp"
+#include "rng/distributions.hpp"
 #include "run_helpers.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/metrics/workers_csv_writer.hpp"
@@ -63,7 +64,7 @@ TEST_CASE("workers.csv of a consensus run matches the starting vectors and the d
   std::vector<Eigen::VectorXd> starts(n, Eigen::VectorXd(d));
   Eigen::VectorXd average = Eigen::VectorXd::Zero(d);
   for (auto& x : starts) {
-    std::normal_distribution<double> normal(0.0, 1.0);  // one per vector, as the model does
+    dlsim::rng::Normal normal(0.0, 1.0);  // one per vector, as the model does (fill_normal)
     for (int k = 0; k < d; ++k) x[k] = normal(rng);
     average += x / n;
   }

@@ -121,7 +121,8 @@ std::optional<int> ifub_diameter(const Graph& g) {
 }  // namespace
 
 bool is_connected(const Graph& g) {
-  if (g.n <= 1) return true;
+  if (g.n == 0) return false;  // no nodes: nothing to connect, and never a valid topology
+  if (g.n == 1) return true;
   const BoostCsr bg = to_boost(g);
   std::vector<int> component(std::size_t(g.n));
   const int count = int(boost::strong_components(

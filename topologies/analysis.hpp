@@ -28,7 +28,7 @@ namespace dlsim::topo {
 inline constexpr int kAllPairsNodes = 2000;
 inline constexpr std::int64_t kMaxBfsWork = 300'000'000;  // a few seconds
 
-/// Connected (undirected) or strongly connected (directed).
+/// Connected (undirected) or strongly connected (directed); a graph without nodes is not.
 bool is_connected(const Graph& g);
 
 struct DegreeRange {

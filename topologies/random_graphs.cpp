@@ -2,15 +2,19 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/erdos_renyi_generator.hpp>
 #include <boost/graph/small_world_generator.hpp>
 #include <boost/random/mersenne_twister.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
 
+#include "rng/distributions.hpp"
+#include "rng/shuffle.hpp"
+#include "rng/splitmix64.hpp"
 #include "topologies/analysis.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/topology_error.hpp"
@@ -27,13 +31,6 @@ constexpr std::uint64_t kErdos = 0x6572646f73ULL;
 constexpr std::uint64_t kSmallWorld = 0x736d616c6cULL;
 constexpr std::uint64_t kMatching = 0x6d61746368ULL;
 
-std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::string number_text(double x) {
   std::ostringstream out;
   out << x;
@@ -41,7 +38,7 @@ std::string number_text(double x) {
 }
 
 int uniform_below(Engine& rng, std::int64_t bound) {
-  return int(boost::random::uniform_int_distribution<std::int64_t>(0, bound - 1)(rng));
+  return int(rng::below(rng, bound));
 }
 
 // Draws graphs from `sample(rng)` with fresh generators until one is connected.
@@ -57,44 +54,157 @@ Graph until_connected(std::uint64_t seed, std::uint64_t purpose, const std::stri
                                std::to_string(kMaxConnectAttempts) + " attempts; " + hint);
 }
 
-// One Steger–Wormald pairing; empty optional-like result (n = 0) when stuck.
-Graph pair_stubs(int n, int degree, Engine& rng) {
+// A simple graph under construction: its edges in insertion order (the draws index
+// them) and a set of their keys for O(1) adjacency tests.
+class EdgeSet {
+ public:
+  explicit EdgeSet(int n) : n_(n) {}
+  bool has(int u, int v) const { return keys_.contains(key(u, v)); }
+  void add(int u, int v) {
+    edges_.emplace_back(u, v);
+    keys_.insert(key(u, v));
+  }
+  void remove(std::size_t e) {
+    keys_.erase(key(edges_[e].first, edges_[e].second));
+    edges_[e] = edges_.back();
+    edges_.pop_back();
+  }
+  const std::vector<std::pair<int, int>>& edges() const { return edges_; }
+
+ private:
+  std::uint64_t key(int u, int v) const {
+    return std::uint64_t(std::min(u, v)) * std::uint64_t(n_) + std::uint64_t(std::max(u, v));
+  }
+  int n_;
+  std::vector<std::pair<int, int>> edges_;
+  std::unordered_set<std::uint64_t> keys_;
+};
+
+// A uniformly random pair of distinct positions in [0, s), s ≥ 2.
+std::pair<int, int> two_positions(Engine& rng, int s) {
+  const int a = uniform_below(rng, s);
+  int b = uniform_below(rng, s - 1);
+  if (b >= a) ++b;
+  return {a, b};
+}
+
+// A stub of u and one of v are left and cannot be paired: u = v or u ~ v. Take a random edge
+// {x, y} with x ≁ u, y ≁ v (x ≠ u, y ≠ v) and switch it to {u, x}, {v, y}: u and v gain
+// their edge, x and y keep their degrees. One exists when 2·degree < n: every x not in
+// N[u] has full degree (the stuck stubs are all in N[u]), so ≥ (n − degree)·degree edge
+// ends leave those x, and at most |N[v]|·degree ≤ degree² of them reach N[v].
+void switch_in(int u, int v, Engine& rng, EdgeSet& g) {
+  const auto& edges = g.edges();
+  const auto fits = [&](int x, int y) { return x != u && y != v && !g.has(u, x) && !g.has(v, y); };
+  std::int64_t count = 0;
+  for (const auto& [x, y] : edges) count += int(fits(x, y)) + int(fits(y, x));
+  if (count == 0) throw std::logic_error("random-regular: no edge to switch with");
+  std::int64_t pick = rng::below(rng, count);
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    for (const auto& [x, y] : {edges[e], std::pair(edges[e].second, edges[e].first)}) {
+      if (fits(x, y) && pick-- == 0) {
+        g.remove(e);
+        g.add(u, x);
+        g.add(v, y);
+        return;
+      }
+    }
+  }
+}
+
+// Steger–Wormald pairing (Combin. Probab. Comput. 8, 1999): pair two random stubs,
+// rejecting self loops and repeated edges. After 50·degree + 100 rejections in a row it
+// picks uniformly among the allowed pairs left, or, when none is (the stubs left sit on
+// pairwise adjacent nodes), switches a random pair of them in (switch_in). Every step
+// uses up two stubs, so it always ends, with a simple degree-regular graph; needs
+// 2·degree < n.
+std::vector<std::pair<int, int>> pair_stubs(int n, int degree, Engine& rng) {
   std::vector<int> stubs;
   stubs.reserve(std::size_t(n) * degree);
   for (int i = 0; i < n; ++i) stubs.insert(stubs.end(), std::size_t(degree), i);
-  std::vector<std::vector<int>> adj(n);
-  const auto adjacent = [&](int a, int b) {
-    return std::find(adj[a].begin(), adj[a].end(), b) != adj[a].end();
+  EdgeSet g(n);
+  const auto allowed = [&](int a, int b) {
+    return stubs[a] != stubs[b] && !g.has(stubs[a], stubs[b]);
   };
-  std::vector<std::pair<int, int>> arcs;
-  int failures = 0;
-  while (!stubs.empty()) {
-    const int s = int(stubs.size());
-    const int a = uniform_below(rng, s), b = uniform_below(rng, s);
-    const int u = stubs[a], v = stubs[b];
-    if (a == b || u == v || adjacent(u, v)) {
-      if (++failures < 50 * degree + 100) continue;
-      // Stuck? Look for any suitable pair among the few stubs left.
-      bool any = false;
-      for (int x = 0; x < s && !any; ++x) {
-        for (int y = x + 1; y < s && !any; ++y) {
-          any = stubs[x] != stubs[y] && !adjacent(stubs[x], stubs[y]);
-        }
-      }
-      if (!any) return Graph{};
-      failures = 0;
-      continue;
-    }
-    failures = 0;
-    adj[u].push_back(v);
-    adj[v].push_back(u);
-    arcs.emplace_back(u, v);
+  const auto use = [&](int a, int b) {  // removes the stubs at positions a ≠ b
     for (int idx : {std::max(a, b), std::min(a, b)}) {
       stubs[idx] = stubs.back();
       stubs.pop_back();
     }
+  };
+  int failures = 0;
+  while (!stubs.empty()) {
+    const int s = int(stubs.size());
+    const auto [a, b] = two_positions(rng, s);
+    if (allowed(a, b)) {
+      g.add(stubs[a], stubs[b]);
+      use(a, b);
+      failures = 0;
+      continue;
+    }
+    if (++failures < 50 * degree + 100) continue;
+    failures = 0;
+    std::int64_t count = 0;
+    for (int x = 0; x < s; ++x) {
+      for (int y = x + 1; y < s; ++y) count += int(allowed(x, y));
+    }
+    if (count == 0) {
+      switch_in(stubs[a], stubs[b], rng, g);
+      use(a, b);
+      continue;
+    }
+    std::int64_t pick = rng::below(rng, count);
+    for (int x = 0; x < s && pick >= 0; ++x) {
+      for (int y = x + 1; y < s && pick >= 0; ++y) {
+        if (allowed(x, y) && pick-- == 0) {
+          g.add(stubs[x], stubs[y]);
+          use(x, y);
+        }
+      }
+    }
   }
-  return Graph::from_arcs(n, std::move(arcs), false);
+  return g.edges();
+}
+
+// A uniformly random Hamiltonian cycle: the connected 2-regular graphs, uniformly.
+std::vector<std::pair<int, int>> random_cycle(int n, Engine& rng) {
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[std::size_t(i)] = i;
+  rng::shuffle(order.begin(), order.end(), rng);
+  std::vector<std::pair<int, int>> arcs;
+  for (int i = 0; i < n; ++i)
+    arcs.emplace_back(order[std::size_t(i)], order[std::size_t((i + 1) % n)]);
+  return arcs;
+}
+
+// The complement of the simple graph with edges `arcs` on n nodes.
+std::vector<std::pair<int, int>> complement(int n, const std::vector<std::pair<int, int>>& arcs) {
+  const Graph g = Graph::from_arcs(n, arcs, false);
+  std::vector<std::pair<int, int>> out;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      if (!g.has_arc(i, j)) out.emplace_back(i, j);
+    }
+  }
+  return out;
+}
+
+// The generator's promise, checked: n nodes, every degree `degree` (a simple graph:
+// from_arcs merges repeated edges and drops loops, which would lower a degree).
+Graph checked_regular(int n, int degree, std::vector<std::pair<int, int>> arcs) {
+  Graph g = Graph::from_arcs(n, std::move(arcs), false);
+  bool regular = g.n == n && g.edges() == std::int64_t(n) * degree / 2;
+  for (int i = 0; i < g.n && regular; ++i) regular = g.out_degree(i) == degree;
+  if (!regular) {
+    throw std::logic_error("random-regular: generated a graph that is not " +
+                           std::to_string(degree) + "-regular on " + std::to_string(n) + " nodes");
+  }
+  return g;
+}
+
+Graph connected_by_construction(Graph g) {
+  if (!is_connected(g)) throw std::logic_error("random-regular: generated a disconnected graph");
+  return g;
 }
 
 template <class EdgeIterator>
@@ -107,10 +217,10 @@ Graph from_boost_edges(int n, EdgeIterator first, EdgeIterator last) {
 }  // namespace
 
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t purpose, std::uint64_t index) {
-  return splitmix64(splitmix64(seed ^ purpose) ^ index);
+  return rng::splitmix64(rng::splitmix64(seed ^ purpose) ^ index);
 }
 
-Graph random_regular_graph(int n, int degree, std::uint64_t seed) {
+void check_random_regular(int n, int degree) {
   if (degree < 1 || degree >= n) {
     throw TopologyError("degree", "must be in [1, workers - 1] = [1, " + std::to_string(n - 1) +
                                       "], got " + std::to_string(degree));
@@ -119,15 +229,38 @@ Graph random_regular_graph(int n, int degree, std::uint64_t seed) {
     throw TopologyError("degree", "workers x degree must be even (every edge has two ends), got " +
                                       std::to_string(n) + " x " + std::to_string(degree));
   }
-  return until_connected(seed, kRegular, "random-regular", "degree",
-                         "degree 1 and 2 give matchings and unions of cycles; use degree >= 3",
-                         [&](Engine& rng) {
-                           for (int restart = 0; restart < 100; ++restart) {
-                             Graph g = pair_stubs(n, degree, rng);
-                             if (g.n == n) return g;
-                           }
-                           return Graph{};
-                         });
+  if (degree == 1 && n > 2) {
+    throw TopologyError("degree", "degree 1 on " + std::to_string(n) +
+                                      " workers is a perfect matching, never connected; use "
+                                      "degree >= 2");
+  }
+  if (std::int64_t(n) * degree > kMaxArcs) {
+    throw TopologyError("degree", "the graph would have too many edges (workers x degree at most " +
+                                      std::to_string(kMaxArcs) + ")");
+  }
+}
+
+Graph random_regular_graph(int n, int degree, std::uint64_t seed) {
+  check_random_regular(n, degree);
+  // Every degree-regular graph with 2·degree ≥ n − 1 is connected (two non-adjacent
+  // nodes have a common neighbour), and is the complement of an (n − 1 − degree)-regular
+  // one: draw that sparser graph and complement it, once.
+  if (2 * degree > n - 1) {
+    const int sparse = n - 1 - degree;
+    Engine rng(derive_seed(seed, kRegular, 0));
+    std::vector<std::pair<int, int>> arcs;
+    if (sparse > 0) arcs = pair_stubs(n, sparse, rng);
+    return connected_by_construction(checked_regular(n, degree, complement(n, arcs)));
+  }
+  if (degree == 2) {
+    Engine rng(derive_seed(seed, kRegular, 0));
+    return connected_by_construction(checked_regular(n, degree, random_cycle(n, rng)));
+  }
+  return until_connected(
+      seed, kRegular, "random-regular", "degree",
+      "a random regular graph of degree >= 3 is connected with high "
+      "probability; try another seed",
+      [&](Engine& rng) { return checked_regular(n, degree, pair_stubs(n, degree, rng)); });
 }
 
 Graph erdos_renyi_graph(int n, double p, std::uint64_t seed) {
@@ -171,7 +304,7 @@ Graph random_matching_graph(int n, std::uint64_t seed, std::int64_t round) {
   Engine rng(derive_seed(seed, kMatching, std::uint64_t(round)));
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
-  for (int i = n - 1; i > 0; --i) std::swap(order[i], order[uniform_below(rng, i + 1)]);
+  rng::shuffle(order.begin(), order.end(), rng);
   Graph g;
   g.n = n;
   g.offsets.resize(std::size_t(n) + 1);

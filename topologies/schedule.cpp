@@ -1,5 +1,8 @@
 #include "topologies/schedule.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "topologies/registry.hpp"
 #include "topologies/topology_error.hpp"
 
@@ -53,6 +56,11 @@ GraphSchedule GraphSchedule::make(const TopologyParams& p) {
 }
 
 GraphSchedule GraphSchedule::fixed(const TopologyParams& p, Graph graph) {
+  if (graph.n != p.nodes) {  // a generator's bug, not the user's input
+    throw std::logic_error("topology \"" + p.kind + "\": the generator returned " +
+                           std::to_string(graph.n) + " nodes for " + std::to_string(p.nodes) +
+                           " workers");
+  }
   GraphSchedule s;
   s.kind_ = p.kind;
   s.n_ = p.nodes;

@@ -13,7 +13,7 @@ __attribute__((target_clones("arch=x86-64-v4", "default")))
 #endif
 void expand(std::uint64_t seed, std::size_t pairs, std::uint32_t* u) {
   for (std::size_t j = 0; j < pairs; ++j) {
-    const std::uint64_t r = splitmix64_mix(seed + (j + 1) * kGoldenGamma);
+    const std::uint64_t r = rng::splitmix64_mix(seed + (j + 1) * rng::kGoldenGamma);
     u[2 * j] = std::uint32_t(r);
     u[2 * j + 1] = std::uint32_t(r >> 32);
   }

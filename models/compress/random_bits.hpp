@@ -18,42 +18,11 @@
 #include <random>
 #include <vector>
 
+#include "rng/splitmix64.hpp"
+
 namespace dlsim::models {
-
-__extension__ using Uint128 = unsigned __int128;
-
-/// SplitMix64's output function (Steele, Lea, Flood 2014).
-constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-inline constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
 
 /// Fills `out` with `count` 32-bit uniforms expanded from one draw of rng (see above).
 void draw_uniform32(std::mt19937_64& rng, std::size_t count, std::vector<std::uint32_t>& out);
-
-/// SplitMix64: a tiny generator fully determined by its 64-bit state.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() { return splitmix64_mix(state_ += kGoldenGamma); }
-  /// Uniform integer in [0, n), n ≥ 1, without modulo bias (Lemire).
-  std::uint64_t below(std::uint64_t n) {
-    Uint128 m = Uint128(next()) * n;
-    auto low = std::uint64_t(m);
-    if (low < n) {
-      const std::uint64_t threshold = (0 - n) % n;
-      while (low < threshold) {
-        m = Uint128(next()) * n;
-        low = std::uint64_t(m);
-      }
-    }
-    return std::uint64_t(m >> 64);
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 }  // namespace dlsim::models

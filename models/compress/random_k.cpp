@@ -21,7 +21,7 @@ std::vector<std::int64_t> random_k_indices(std::uint64_t seed, std::int64_t d, s
 void random_k_indices(std::uint64_t seed, std::int64_t d, std::int64_t k,
                       std::vector<std::int64_t>& indices,
                       std::vector<std::uint64_t>& chosen_bitmap) {
-  SplitMix64 gen(seed);
+  rng::SplitMix64 gen(seed);
   chosen_bitmap.assign(std::size_t((d + 63) / 64), 0);
   auto chosen = [&](std::int64_t i) {
     return (chosen_bitmap[std::size_t(i / 64)] >> (i % 64)) & 1;

@@ -11,6 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "rng/distributions.hpp"
+#include "rng/shuffle.hpp"
+
 namespace dlsim::models {
 
 Shards partition_iid(Index samples, int workers, std::mt19937_64& rng) {
@@ -22,7 +25,7 @@ Shards partition_iid(Index samples, int workers, std::mt19937_64& rng) {
   }
   std::vector<Index> order(static_cast<std::size_t>(samples));
   std::iota(order.begin(), order.end(), Index(0));
-  std::shuffle(order.begin(), order.end(), rng);
+  rng::shuffle(order.begin(), order.end(), rng);
 
   const Index base = samples / workers;
   const Index extra = samples % workers;
@@ -41,12 +44,12 @@ BatchSampler::BatchSampler(std::vector<Index> shard, Index batch, std::mt19937_6
   if (order_.empty()) throw std::invalid_argument("batch sampler: empty shard");
   if (batch < 1) throw std::invalid_argument("batch sampler: batch size must be >= 1");
   batch_ = std::min(batch_, Index(order_.size()));  // larger batches take the whole shard
-  std::shuffle(order_.begin(), order_.end(), rng_);
+  rng::shuffle(order_.begin(), order_.end(), rng_);
 }
 
 std::span<const Index> BatchSampler::next() {
   if (cursor_ + batch_ > Index(order_.size())) {
-    std::shuffle(order_.begin(), order_.end(), rng_);
+    rng::shuffle(order_.begin(), order_.end(), rng_);
     cursor_ = 0;
   }
   const std::span<const Index> batch(order_.data() + cursor_, std::size_t(batch_));
@@ -99,14 +102,14 @@ Shards partition_dirichlet(const Vector& labels, int workers, double alpha, std:
   for (Index i = 0; i < labels.size(); ++i) by_class[labels(i)].push_back(i);
 
   Shards shards(static_cast<std::size_t>(workers));
-  std::gamma_distribution<double> gamma(alpha, 1.0);
+  rng::Gamma gamma(alpha, 1.0);
   std::vector<double> cumulative(static_cast<std::size_t>(workers));
   for (auto& [label, members] : by_class) {
-    std::shuffle(members.begin(), members.end(), rng);
+    rng::shuffle(members.begin(), members.end(), rng);
     double total = 0;
     for (int w = 0; w < workers; ++w) total = cumulative[std::size_t(w)] = total + gamma(rng);
     if (!(total > 0)) {  // every draw underflowed (alpha ≪ 1): the class goes to one worker
-      const auto chosen = std::uniform_int_distribution<int>(0, workers - 1)(rng);
+      const auto chosen = int(rng::below(rng, workers));
       for (int w = 0; w < workers; ++w) cumulative[std::size_t(w)] = w >= chosen ? 1.0 : 0.0;
       total = 1.0;
     }
@@ -149,7 +152,7 @@ Shards partition_shards(const Vector& labels, int workers, int per_worker, std::
   const Shards cut_shards = cut(sorted_by_label(labels), int(pieces));
   std::vector<std::size_t> deal(cut_shards.size());
   std::iota(deal.begin(), deal.end(), std::size_t(0));
-  std::shuffle(deal.begin(), deal.end(), rng);
+  rng::shuffle(deal.begin(), deal.end(), rng);
   Shards shards(static_cast<std::size_t>(workers));
   for (std::size_t k = 0; k < deal.size(); ++k) {
     auto& shard = shards[k / std::size_t(per_worker)];

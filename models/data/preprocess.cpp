@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/data/sources.hpp"
+#include "rng/shuffle.hpp"
 
 namespace dlsim::models {
 
@@ -43,7 +44,7 @@ void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng
 
   std::vector<Index> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), Index(0));
-  std::shuffle(order.begin(), order.end(), rng);
+  rng::shuffle(order.begin(), order.end(), rng);
   std::vector<Index> test(order.begin(), order.begin() + moved);
   std::vector<Index> train(order.begin() + moved, order.end());
   std::sort(test.begin(), test.end());
@@ -96,7 +97,7 @@ Dataset sample_rows(const Dataset& data, Index samples, std::mt19937_64& rng) {
   if (samples >= n) return data;
   std::vector<Index> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), Index(0));
-  std::shuffle(order.begin(), order.end(), rng);
+  rng::shuffle(order.begin(), order.end(), rng);
   order.resize(std::size_t(samples));
   std::sort(order.begin(), order.end());
   return take_rows(data, order);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/data/sources.hpp"
+#include "rng/distributions.hpp"
 
 namespace dlsim::models {
 
@@ -17,13 +18,13 @@ Dataset synthetic_classification(const SyntheticClassificationOptions& options,
   if (!(options.separation >= 0))
     throw std::invalid_argument("synthetic classification: separation must be >= 0");
 
-  std::normal_distribution<double> normal(0.0, 1.0);
+  rng::Normal normal(0.0, 1.0);
   const double centre_sd = options.separation / std::sqrt(double(d));
   Matrix centres(classes, d);
   for (Index c = 0; c < classes; ++c)
     for (Index k = 0; k < d; ++k) centres(c, k) = centre_sd * normal(rng);
 
-  std::uniform_int_distribution<int> label(0, classes - 1);
+  rng::UniformInt<int> label(0, classes - 1);
   Dataset data;
   data.features.resize(n, d);
   data.labels.resize(n);

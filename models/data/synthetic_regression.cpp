@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/data/sources.hpp"
+#include "rng/distributions.hpp"
 
 namespace dlsim::models {
 
@@ -26,7 +27,7 @@ Dataset synthetic_regression(const SyntheticRegressionOptions& options, std::mt1
     scale(k) = std::sqrt(std::pow(options.condition, exponent));
   }
 
-  std::normal_distribution<double> normal(0.0, 1.0);
+  rng::Normal normal(0.0, 1.0);
   Vector w_star(d);
   for (Index k = 0; k < d; ++k) w_star(k) = normal(rng);
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "models/data/dataset.hpp"
+#include "rng/distributions.hpp"
 
 namespace dlsim::models {
 
@@ -24,7 +25,7 @@ void fill_normal(Out&& v, double std, std::mt19937_64& rng) {
     v.setZero();
     return;
   }
-  std::normal_distribution<double> normal(0.0, std);
+  rng::Normal normal(0.0, std);
   for (Index k = 0; k < v.size(); ++k) v(k) = normal(rng);
 }
 

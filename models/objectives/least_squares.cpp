@@ -145,10 +145,7 @@ void LeastSquares::prox(Vector& w, double step) const {
 
 Vector LeastSquares::initial_point(std::mt19937_64& rng) const {
   Vector w = Vector::Zero(dimension());
-  if (init_.kind == InitOptions::Kind::normal && init_.std > 0) {
-    std::normal_distribution<double> normal(0.0, init_.std);
-    for (Index k = 0; k < w.size(); ++k) w(k) = normal(rng);
-  }
+  if (init_.kind == InitOptions::Kind::normal) fill_normal(w, init_.std, rng);
   return w;
 }
 

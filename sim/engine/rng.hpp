@@ -1,4 +1,4 @@
-// Deterministic random streams derived from (seed, purpose, node) (docs/design.md §6).
+// Deterministic random streams derived from (seed, purpose, node) (docs/design.md §11).
 // Every consumer of randomness asks for its own stream, so adding a draw in one
 // place never shifts the numbers another place sees, and thread scheduling cannot
 // change results.
@@ -8,15 +8,9 @@
 #include <random>
 #include <string_view>
 
-namespace dlsim::sim {
+#include "rng/splitmix64.hpp"
 
-/// SplitMix64 finaliser: a bijective 64-bit mixer with good avalanche.
-constexpr std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+namespace dlsim::sim {
 
 /// FNV-1a hash of a purpose label, so streams can be named ("batches", "init").
 constexpr std::uint64_t hash_label(std::string_view s) {
@@ -28,15 +22,16 @@ constexpr std::uint64_t hash_label(std::string_view s) {
 /// Seed of the stream for (seed, purpose, node).
 constexpr std::uint64_t stream_seed(std::uint64_t seed, std::string_view purpose,
                                     std::uint64_t node = 0) {
-  return mix64(mix64(mix64(seed) ^ hash_label(purpose)) ^ node);
+  using rng::splitmix64;
+  return splitmix64(splitmix64(splitmix64(seed) ^ hash_label(purpose)) ^ node);
 }
 
-/// The generator every stream uses. Its raw output is fixed by the C++ standard, but
-/// the std distributions and std::shuffle that draw from it (synthetic data, shuffles,
-/// partitions and mini-batches, the initial point, the compute jitter) are
-/// implementation-defined: runs are reproducible with one standard library (libstdc++
-/// here), not across standard libraries. (The random topologies draw through Boost's
-/// distributions instead.)
+/// The generator every stream uses; its raw output is fixed by the C++ standard. Every
+/// draw from it goes through rng/distributions.hpp (Boost.Random's normal, gamma and
+/// uniform integers, whose algorithms are Boost's code) or rng/shuffle.hpp (a specified
+/// Fisher–Yates), never through the std distributions or std::shuffle, whose algorithms
+/// each standard library chooses: a run gives the same numbers with any of them
+/// (docs/design.md §11 rule 6).
 using Rng = std::mt19937_64;
 
 inline Rng make_rng(std::uint64_t seed, std::string_view purpose, std::uint64_t node = 0) {

@@ -6,10 +6,10 @@
 #pragma once
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "models/objectives/objective.hpp"
+#include "rng/distributions.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/engine/units.hpp"
 
@@ -41,8 +41,7 @@ class ComputeModel {
   SimTime duration(int node, const models::ComputeCost& cost) {
     double seconds = (cost.flops / speed_ + cost.seconds) * factors_[node];
     if (jitter_ > 0) {
-      std::normal_distribution<double> z;
-      seconds *= std::exp(jitter_ * z(rngs_[node]) - 0.5 * jitter_ * jitter_);
+      seconds *= std::exp(jitter_ * rng::Normal()(rngs_[node]) - 0.5 * jitter_ * jitter_);
     }
     return SimTime::from_seconds(seconds);
   }

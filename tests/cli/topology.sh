@@ -67,6 +67,29 @@ for spec in "complete" "star" "grid --set dims=[2,8]" "hypercube" "exponential" 
   then pass "topology $spec"; else fail "topology $spec"; fi
 done
 
+# --- random-regular with degrees near workers - 1 (the pairing used to give up and return
+# an empty graph, then the spectrum crashed): a connected d-regular graph, its facts, and
+# a run on it
+for nd in "200 198" "200 190" "100 98" "50 48" "200 100"; do
+  read -r n d <<<"$nd"
+  if timeout 120 "$dlsim" topology random-regular --workers "$n" --set degree="$d" --json > "$tmp/rr.json" &&
+    $py - "$tmp/rr.json" "$n" "$d" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+n, d = int(sys.argv[2]), int(sys.argv[3])
+assert f["nodes"] == n and f["degree_min"] == f["degree_max"] == d, f
+assert f["edges"] == n * d // 2 and f["connected"] is True and f["spectral_gap"] > 0, f
+PY
+  then pass "random-regular n=$n degree=$d"; else fail "random-regular n=$n degree=$d"; fi
+done
+cat > "$tmp/rr-run.json" <<JSON
+{"workers": 50, "model": {"kind": "profile", "parameters": 100}, "algorithm": {"kind": "dpsgd"},
+ "topology": {"kind": "random-regular", "degree": 48}, "stop": {"iterations": 2}}
+JSON
+if "$dlsim" validate "$tmp/rr-run.json" > /dev/null && "$dlsim" run "$tmp/rr-run.json" --out "$tmp/rr-run" --quiet &&
+  $py -c "import json,sys; t=json.load(open(sys.argv[1]))['topology']; assert t['degree_min'] == t['degree_max'] == 48 and t['connected']" "$tmp/rr-run/summary.json"
+then pass "a run on random-regular n=50 degree=48"; else fail "a run on random-regular n=50 degree=48"; fi
+
 # --- the same facts in a run's summary.json
 cat > "$tmp/run.json" <<JSON
 {"workers": 16, "model": {"kind": "profile", "parameters": 100}, "algorithm": {"kind": "dpsgd"},
@@ -115,6 +138,8 @@ expect_refused edge_list_out_of_range "topology.path: $tmp/range.txt:2: node id 
 expect_refused edge_list_missing "topology.path: cannot read edge list" edge-list --workers 4 --set path="$tmp/none.txt"
 expect_refused random_matching_odd "workers: random-matching needs an even number" random-matching --workers 7
 expect_refused regular_odd_product "topology.degree: workers x degree must be even" random-regular --workers 7 --set degree=3
+expect_refused regular_degree_workers "topology.degree: must be in [1, workers - 1] = [1, 49], got 50" random-regular --workers 50 --set degree=50
+expect_refused regular_matching "topology.degree: degree 1 on 6 workers is a perfect matching, never connected" random-regular --workers 6 --set degree=1
 expect_refused unknown_kind "topology.kind: unknown kind \"rign\"" rign --workers 4
 expect_refused key_of_another_kind "topology.dims: unknown key \"dims\" for kind \"ring\"" ring --workers 4 --set dims=[2,2]
 expect_refused bad_weights "topology.weights" ring --workers 4 --set weights=laplacian

@@ -16,7 +16,7 @@ src=$3
 
 # layer -> its folder (relative to the source root)
 declare -A folder=(
-  [dlsim_spec]=spec [dlsim_models]=models [dlsim_topologies]=topologies
+  [dlsim_spec]=spec [dlsim_rng]=rng [dlsim_models]=models [dlsim_topologies]=topologies
   [dlsim_engine]=sim/engine [dlsim_network]=sim/network [dlsim_trace]=sim/trace
   [dlsim_scenario]=sim/scenario [dlsim_metrics]=sim/metrics [dlsim_runtime]=sim/runtime
   [dlsim_collectives]=sim/collectives [dlsim_algorithms]=sim/algorithms [dlsim_run]=sim/run
@@ -25,13 +25,14 @@ declare -A folder=(
 # layer -> every layer it may include (transitively), itself excluded
 declare -A allowed=(
   [dlsim_spec]=""
-  [dlsim_models]="dlsim_spec"
-  [dlsim_topologies]="dlsim_spec"
-  [dlsim_engine]=""
-  [dlsim_network]="dlsim_engine dlsim_models dlsim_spec"
-  [dlsim_trace]="dlsim_network dlsim_engine dlsim_models dlsim_spec"
-  [dlsim_scenario]="dlsim_engine dlsim_models dlsim_topologies dlsim_spec"
-  [dlsim_metrics]="dlsim_scenario dlsim_network dlsim_engine dlsim_models dlsim_topologies dlsim_spec"
+  [dlsim_rng]=""
+  [dlsim_models]="dlsim_spec dlsim_rng"
+  [dlsim_topologies]="dlsim_spec dlsim_rng"
+  [dlsim_engine]="dlsim_rng"
+  [dlsim_network]="dlsim_engine dlsim_models dlsim_spec dlsim_rng"
+  [dlsim_trace]="dlsim_network dlsim_engine dlsim_models dlsim_spec dlsim_rng"
+  [dlsim_scenario]="dlsim_engine dlsim_models dlsim_topologies dlsim_spec dlsim_rng"
+  [dlsim_metrics]="dlsim_scenario dlsim_network dlsim_engine dlsim_models dlsim_topologies dlsim_spec dlsim_rng"
 )
 allowed[dlsim_runtime]="dlsim_metrics ${allowed[dlsim_metrics]}"
 allowed[dlsim_collectives]="dlsim_runtime ${allowed[dlsim_runtime]}"

@@ -1,7 +1,8 @@
 // The random static kinds (topologies/registry.hpp; generators in random_graphs.cpp,
 // drawn from the scenario's seed): `random-regular`, `erdos-renyi` G(n, p) and
 // `small-world` (Watts and Strogatz, "Collective dynamics of 'small-world' networks",
-// Nature 1998), each resampled until connected.
+// Nature 1998), resampled until connected (random-regular only for degree >= 3 and
+// 2·degree < workers − 1, the only case that can come out disconnected).
 #include "topologies/random_graphs.hpp"
 #include "topologies/registry.hpp"
 
@@ -28,7 +29,8 @@ spec::Key probability() {
 
 const TopologyRegistration random_regular{{
     .name = "random-regular",
-    .doc = "A uniformly random connected graph where every node has the same degree.",
+    .doc = "A random connected graph where every node has the same degree (Steger-Wormald "
+           "pairing; degrees above (workers - 1)/2 as the complement of a sparser one).",
     .keys = {spec::defaulted("degree", spec::integer().ge(1), 3,
                              "Degree of every node; workers x degree must be even.")},
     .read =
@@ -36,6 +38,10 @@ const TopologyRegistration random_regular{{
           auto o = std::make_shared<RandomRegularOptions>();
           o->degree = int(j.at("degree").get<std::int64_t>());
           return std::shared_ptr<const TopologyOptions>(std::move(o));
+        },
+    .check =
+        [](const TopologyParams& p) {
+          check_random_regular(p.nodes, p.options_as<RandomRegularOptions>().degree);
         },
     .make =
         [](const TopologyParams& p) {
