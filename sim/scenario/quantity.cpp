@@ -97,6 +97,10 @@ double parse_quantity(const nlohmann::json& value, const QuantityKind& kind) {
 
 }  // namespace
 
+double parse_time_ps(const nlohmann::json& value) {
+  return parse_quantity(value, kTime);
+}
+
 SimTime parse_time(const nlohmann::json& value) {
   const double ps = parse_quantity(value, kTime);
   // int64 picoseconds hold about ±106 days of simulated time.
@@ -106,11 +110,7 @@ SimTime parse_time(const nlohmann::json& value) {
         "days), got " +
         value.dump());
   }
-  const std::int64_t rounded = std::llround(ps);
-  if (rounded == 0 && ps != 0.0)
-    throw std::invalid_argument(
-        "rounds to 0 ps: the simulator clock counts whole picoseconds, got " + value.dump());
-  return SimTime::from_ps(rounded);
+  return SimTime::from_ps(std::llround(ps));
 }
 
 BitsPerSecond parse_rate(const nlohmann::json& value) {

@@ -15,6 +15,8 @@
 namespace dlsim::sim {
 
 SimTime parse_time(const nlohmann::json& value);
+/// The time in picoseconds before rounding (1e-300 s is not 0 here).
+double parse_time_ps(const nlohmann::json& value);
 BitsPerSecond parse_rate(const nlohmann::json& value);
 double parse_size_bits(const nlohmann::json& value);
 Flops parse_flops(const nlohmann::json& value);

@@ -95,7 +95,7 @@ class Resolver {
       case Type::time: {
         const SimTime t = parse_at(path, raw, parse_time);
         // 1e-300 s is > 0 but 0 ps: say why a positive time is refused.
-        if (!spec::within_bounds(spec, t.seconds()) && t.ps == 0 &&
+        if (!spec::within_bounds(spec, t.seconds()) && t.ps == 0 && parse_time_ps(raw) != 0.0 &&
             spec::within_bounds(spec, 1e-12))
           throw InputError(
               path, "rounds to 0 ps (the clock counts whole picoseconds), got " + shown(raw));
