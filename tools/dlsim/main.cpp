@@ -4,19 +4,25 @@
 // on stderr and nothing written; 1 on any other failure, and from a sweep with runs that
 // did not finish; 128 + the signal for a run stopped by SIGINT or SIGTERM (its outputs
 // are kept, with "complete": false).
+// Running out of memory (std::bad_alloc) is one line too: exit 2 when it happens while
+// the data is loaded and the model built (the input asks for more than there is, and
+// nothing has been written), exit 1 once the run has started writing its outputs.
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
+#include "tools/dlsim/memory_limit_option.hpp"
 #include "tools/dlsim/run_performance.hpp"
 #include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
@@ -44,12 +50,27 @@ std::string format_bits(double bits) {
   return fmt::format("{:.3g} {}", bits, units[u]);
 }
 
+// prepare(), with running out of memory on the way reported as bad input: nothing has
+// been written yet, and the scenario asked for more than the estimate foresaw.
+dlsim::sim::PreparedRun prepare_or_refuse(dlsim::sim::Scenario scenario,
+                                          const dlsim::sim::PrepareOptions& options) {
+  try {
+    return dlsim::sim::prepare(std::move(scenario), options);
+  } catch (const std::bad_alloc&) {
+    throw InputError("memory",
+                     "ran out of memory while loading the data and building the model (the "
+                     "memory estimate did not foresee it; nothing was written)");
+  }
+}
+
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool quiet, bool trace, std::uint64_t trace_limit, const std::string& threads,
-            bool profile, std::vector<std::string> argv) {
+            bool profile, const std::string& memory_limit, std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
   const int thread_count = dlsim::tool::parse_threads(threads);
-  auto prepared = dlsim::sim::prepare(load(file, sets));
+  const dlsim::sim::PrepareOptions prepare_options{
+      .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
+  auto prepared = prepare_or_refuse(load(file, sets), prepare_options);
   dlsim::sim::RunOptions options;
   options.out_dir = out.empty() ? prepared.scenario.output_dir : out;
   options.progress = !quiet && isatty(STDERR_FILENO);
@@ -57,7 +78,17 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.trace_limit = trace_limit;
   options.threads = thread_count;
   options.argv = std::move(argv);
-  const auto summary = dlsim::sim::run(prepared, options);
+  nlohmann::json summary;
+  try {
+    summary = dlsim::sim::run(prepared, options);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "dlsim: error: ran out of memory during the run (estimated peak %s); the "
+                 "rows written so far are in %s\n",
+                 dlsim::sim::format_bytes(prepared.memory.bytes).c_str(),
+                 options.out_dir.string().c_str());
+    return 1;
+  }
   if (profile) dlsim::tool::print_profile(stderr, summary);
   if (!quiet) {
     const auto& f = summary["final"];
@@ -109,11 +140,14 @@ int main(int argc, char** argv) {
   run->add_flag("--profile", profile,
                 "Print the wall-time split (math, compression, metrics, engine), events/s and "
                 "peak memory on stderr at the end");
+  std::string memory_limit;
+  dlsim::tool::add_memory_limit_option(run, memory_limit);
 
   auto* validate =
       app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
   validate->add_option("scenario", file, "Scenario JSON file")->required();
   validate->add_option("--set", sets, "Override a scenario key: KEY=VALUE");
+  dlsim::tool::add_memory_limit_option(validate, memory_limit);
 
   bool markdown = false;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
@@ -136,13 +170,14 @@ int main(int argc, char** argv) {
 
   try {
     if (run->parsed())
-      return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile,
+      return cmd_run(file, sets, out, quiet, trace, trace_limit, threads, profile, memory_limit,
                      std::vector<std::string>(argv, argv + argc));
     if (sweep.parsed()) return sweep.run();
     if (topology.parsed()) return topology.run();
     if (validate->parsed()) {
+      const auto limit = dlsim::tool::parse_memory_limit(memory_limit);
       const auto scenario = load(file, sets);
-      dlsim::sim::prepare(scenario);  // data files and shard sizes too
+      prepare_or_refuse(scenario, {.memory_limit = limit});  // data, shards, memory too
       std::cout << scenario.resolved.dump(2) << "\n";
       return 0;
     }
@@ -153,6 +188,9 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const InputError& e) {
     return input_error(e.where(), e.problem());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dlsim: error: ran out of memory\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlsim: error: %s\n", e.what());
     return 1;

@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <thread>
 
+#include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/sweep/process_pool.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "tools/dlsim/memory_limit_option.hpp"
 #include "tools/dlsim/mpi_world.hpp"
 
 namespace dlsim::tool {
@@ -83,6 +85,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
   command_->add_flag("--merge", merge_,
                      "Rebuild DIR/runs.csv of a sharded sweep from its run folders");
   command_->add_flag("--quiet", quiet_, "No progress line and no closing line");
+  add_memory_limit_option(command_, memory_limit_);
 }
 
 int SweepCommand::run() {
@@ -121,7 +124,18 @@ int SweepCommand::sweep() {
     for (const auto& g : grids_) request.grid.push_back(sim::parse_grid_option(g));
     if (repeat_ > 0) request.repeats = repeat_;
     if (!out_.empty()) request.out = out_;
+    const std::optional<double> limit = parse_memory_limit(memory_limit_);
     plan = sim::plan_sweep(request);
+    // Points whose scenario alone exceeds the memory are refused before anything runs.
+    for (std::size_t i = 0; i < plan.points.size(); ++i) {
+      try {
+        sim::check_scenario_memory(sim::load_scenario(plan.points[i].scenario),
+                                   {.memory_limit = limit});
+      } catch (const InputError& e) {
+        throw InputError(e.where(), e.problem() + " (in run " + plan.points[i].run_id + ")");
+      }
+    }
+    if (!memory_limit_.empty()) options.run_args = {"--memory-limit", memory_limit_};
 
     if (!shard_.empty()) {
       if (world.active())
