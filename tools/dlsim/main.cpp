@@ -58,8 +58,8 @@ dlsim::sim::PreparedRun prepare_or_refuse(dlsim::sim::Scenario scenario,
     return dlsim::sim::prepare(std::move(scenario), options);
   } catch (const std::bad_alloc&) {
     throw InputError("memory",
-                     "ran out of memory while loading the data and building the model (the "
-                     "memory estimate did not foresee it; nothing was written)");
+                     "ran out of memory while loading the data and building the model, below "
+                     "the limit the estimate was checked against; nothing was written");
   }
 }
 
