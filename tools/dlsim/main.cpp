@@ -4,9 +4,9 @@
 // on stderr and nothing written; 1 on any other failure, and from a sweep with runs that
 // did not finish; 128 + the signal for a run stopped by SIGINT or SIGTERM (its outputs
 // are kept, with "complete": false).
-// Running out of memory (std::bad_alloc) is one line too: exit 2 when it happens while
-// the data is loaded and the model built (the input asks for more than there is, and
-// nothing has been written), exit 1 once the run has started writing its outputs.
+// Running out of memory (std::bad_alloc) is one line too: exit 2 when it happens before
+// anything is written (loading the data, building the model or a topology: the input asks
+// for more than there is), exit 1 once a run has started writing its outputs.
 #include <unistd.h>
 
 #include <cstdio>
@@ -188,9 +188,8 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const InputError& e) {
     return input_error(e.where(), e.problem());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "dlsim: error: ran out of memory\n");
-    return 1;
+  } catch (const std::bad_alloc&) {  // reading a scenario, building a graph, planning a sweep
+    return input_error("memory", "ran out of memory before anything was written");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlsim: error: %s\n", e.what());
     return 1;

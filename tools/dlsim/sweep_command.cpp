@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 #include "sim/run/runner.hpp"
@@ -166,6 +167,9 @@ int SweepCommand::sweep() {
   sim::SweepCounts counts;
   try {
     counts = sim::execute_sweep(plan, options);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dlsim: error: ran out of memory while running the sweep\n");
+    world.abort(1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dlsim: error: %s\n", e.what());
     world.abort(1);
