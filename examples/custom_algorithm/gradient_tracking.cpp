@@ -152,7 +152,9 @@ const AlgorithmRegistration registered{{
               .directed_graphs = true,  // any graph whose weights are doubly stochastic
               .weights = WeightsNeeded::doubly_stochastic,
               .compressed_messages = false,
-              .min_workers = 2},
+              .min_workers = 2,
+              // x, y, g_old, g_new, their mixes, a gradient, and (x, y) sent and received
+              .memory = {.worker_vectors = 11}},
     .check = check,
     .launch = launch,
 }};

@@ -98,6 +98,8 @@ class SparsifierOptions final : public CompressorOptions {
   /// k ≤ d, and k only without per-tensor slices.
   void check_dimensions(const std::vector<Eigen::Index>& tensor_sizes,
                         bool per_tensor) const override;
+  /// top-k keeps a 64-bit key per coordinate (kth_largest_key's scratch).
+  double scratch_vectors() const override { return kind == Kind::top_k ? 1 : 0; }
 
   Kind kind;
   SparsityOptions sparsity;

@@ -34,19 +34,22 @@ class DataConfigError : public spec::KeyError {
   using KeyError::KeyError;
 };
 
-/// What the scenario alone says about the data, before any is loaded (load-time checks).
+/// What the scenario alone says about the data, before any is loaded (load-time checks
+/// and the memory estimate, sim/run/memory_estimate.hpp).
 struct DataShape {
   std::optional<std::int64_t> features;  // data.features, when the source has that key
   std::optional<std::int64_t> classes;   // the class count, when the scenario fixes it
   std::string classes_text;              // how it says so: "data.classes is 5"
+  /// The rows the source will store (training, and a separate test set), when known
+  /// before loading (generated data: data.samples).
+  std::optional<std::int64_t> samples;
+  std::int64_t test_samples = 0;
 };
 
-/// The in-memory size of the loaded data, checked before loading (sim/run/memory_guard).
-struct DataMemory {
-  double bytes = 0;
-  std::string key;  // the key that makes it large, relative to `data` ("samples")
-  std::string how;  // the estimate spelled out: "1000 samples x 20 features x 8 bytes"
-};
+/// Called by a source with the shape of the dense data it is about to store, once the
+/// shape is known and before the storage is allocated; throws to refuse the data (the
+/// memory guard, sim/run/memory_guard.hpp: a tiny libsvm file may name feature 2^31).
+using DenseCheck = std::function<void(const DataShape& shape)>;
 
 /// One source's typed options, read once from the scenario.
 class DataOptions {
@@ -55,8 +58,13 @@ class DataOptions {
   /// Loads or generates the data; `rng` is the scenario's "data" stream. A bad file
   /// throws DataConfigError at the key of its path.
   virtual DataSplit load(std::mt19937_64& rng) const = 0;
+  /// load(), telling `check` the dense shape before storing it. Sources whose stored
+  /// size can be far larger than their files (libsvm: absent features are stored as
+  /// zeros) override it; the others store what they read and never call `check`.
+  virtual DataSplit load(std::mt19937_64& rng, const DenseCheck& /*check*/) const {
+    return load(rng);
+  }
   virtual DataShape shape() const { return {}; }
-  virtual std::optional<DataMemory> memory() const { return std::nullopt; }
   /// The files it reads, each with its key ("path", "test_path"), given ones only; the
   /// first is blamed for labels the model cannot use. Empty for generated data.
   virtual std::vector<std::pair<std::string, std::string>> paths() const { return {}; }

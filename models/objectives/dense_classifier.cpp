@@ -9,6 +9,7 @@
 
 #include "models/data/labels.hpp"
 #include "models/objectives/batch.hpp"
+#include "models/objectives/counts.hpp"
 
 namespace dlsim::models {
 
@@ -66,6 +67,30 @@ DenseClassifier::DenseClassifier(Index features, std::vector<Index> hidden, int 
   std::vector<WeightSegment> weights;
   for (const Layer& l : layers_) weights.push_back({l.weights, l.in * l.out});
   penalty_ = WeightPenalty(reg, std::move(weights));
+}
+
+std::int64_t DenseClassifier::parameter_count(std::int64_t features,
+                                              const std::vector<Index>& hidden,
+                                              std::int64_t classes, bool bias) {
+  std::int64_t count = 0, in = features;
+  std::vector<Index> widths = hidden;
+  widths.push_back(classes);
+  for (const Index out : widths) {
+    count = saturating_add(count, saturating_mul(in, out));
+    if (bias) count = saturating_add(count, out);
+    in = out;
+  }
+  return count;
+}
+
+double DenseClassifier::thread_bytes(std::int64_t features, const std::vector<Index>& hidden,
+                                     std::int64_t classes, std::int64_t batch) {
+  double widths = double(classes);
+  for (const Index h : hidden) widths += double(h);
+  const double rows = double(std::max<std::int64_t>(batch, kDenseEvalBlock));
+  // x and y of the batch; h and delta per layer (Eigen reallocates on every size change,
+  // so the last size used counts: gradients and evaluation blocks alternate).
+  return 8 * (double(batch) * (double(features) + 1) + 2 * rows * widths);
 }
 
 std::vector<Index> DenseClassifier::tensor_sizes() const {

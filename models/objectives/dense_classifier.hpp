@@ -20,6 +20,7 @@
 // square, subtract, multiply); l2: 2nm per layer when λ2 > 0. Bias terms only with `bias`.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "models/objectives/init.hpp"
@@ -51,6 +52,16 @@ class DenseClassifier : public SummedObjective {
   Vector initial_point(std::mt19937_64& rng) const override;
 
   int classes() const { return classes_; }
+
+  /// The parameter count of these layers (saturating at INT64_MAX, counts.hpp), without
+  /// building anything: for load-time checks and the memory estimate.
+  static std::int64_t parameter_count(std::int64_t features, const std::vector<Index>& hidden,
+                                      std::int64_t classes, bool bias);
+  /// Bytes of the per-thread scratch after batch gradients of `batch` rows and
+  /// evaluation blocks: the gathered batch, and every layer's output and gradient for
+  /// the larger of the batch and an evaluation block (the memory estimate).
+  static double thread_bytes(std::int64_t features, const std::vector<Index>& hidden,
+                             std::int64_t classes, std::int64_t batch);
 
  private:
   struct Layer {

@@ -42,6 +42,16 @@ struct ModelContext {
   std::mt19937_64* starts = nullptr;  // the scenario's "consensus-starts" stream
 };
 
+/// What a model kind needs in memory besides the model-sized vectors the algorithm keeps
+/// (the memory estimate, sim/run/memory_estimate.hpp).
+struct ModelMemory {
+  /// Bytes of scratch one thread keeps once it has run batch gradients and evaluation
+  /// blocks (gathered rows, activations, im2col buffers: thread_local in the objectives).
+  double thread_bytes = 0;
+  /// Doubles every worker holds besides the algorithm's vectors (consensus: its start).
+  double worker_values = 0;
+};
+
 /// One kind's typed options, read once from the scenario.
 class ModelOptions {
  public:
@@ -61,6 +71,9 @@ class ModelOptions {
   virtual std::optional<std::int64_t> parameter_count(const DataShape& /*data*/) const {
     return std::nullopt;
   }
+  /// Its memory beyond the algorithm's vectors, for data of this shape (features and
+  /// classes known) and batches of `batch` rows; nothing by default.
+  virtual ModelMemory memory(const DataShape& /*data*/, std::int64_t /*batch*/) const { return {}; }
 };
 
 /// The labels a model needs.

@@ -4,11 +4,13 @@
 
 #include <string>
 
+#include "models/objectives/objective.hpp"
 #include "spec/key_table.hpp"
 
 namespace dlsim::sim {
 
 class Engine;
+struct Scenario;
 struct Training;
 
 /// algorithm.collective, with the given documentation (one definition of its choices
@@ -20,5 +22,9 @@ std::string aggregate_collective_doc();
 
 /// Synchronous SGD over algorithm.collective (sgd, qsgd, ef-sgd).
 void launch_sgd(Engine& engine, Training& t);
+
+/// The worker processes launch_sgd spawns: one when ring all-reduce takes its exact
+/// shortcut (ring_allreduce.hpp), else every worker (AlgorithmInfo::simulated_workers).
+int sgd_simulated_workers(const Scenario& s, const models::Objective& objective);
 
 }  // namespace dlsim::sim

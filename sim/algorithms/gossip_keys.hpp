@@ -34,14 +34,15 @@ inline spec::Key choco_order_key() {
 
 /// The facts of the CHOCO family (choco-sgd, adag-sgd, choco-gossip): public copies on
 /// undirected graphs with doubly stochastic weights; `alternative` is the push-sum kind to
-/// suggest for directed graphs.
-inline AlgorithmFacts choco_family_facts(std::string alternative) {
+/// suggest for directed graphs; `memory` the kind's own vectors besides the copies.
+inline AlgorithmFacts choco_family_facts(std::string alternative, StateMemory memory) {
   return {.decentralized = true,
           .directed_alternative = std::move(alternative),
           .weights = WeightsNeeded::doubly_stochastic,
           .node_failures = true,
           .min_workers = 2,
-          .gossip_memory = {GossipMemory::Layout::public_copies, 2}};
+          .gossip_memory = {GossipMemory::Layout::public_copies, 2},
+          .memory = memory};
 }
 
 /// The options of the CHOCO family (choco-sgd, adag-sgd, choco-gossip), read once. Keys a

@@ -120,13 +120,26 @@ void launch_sgd_allgather(Engine& engine, Training& t) {
   launch(engine, t, std::make_shared<Allgather>(t), options(t, Update::in_job));
 }
 
+namespace {
+RingAllReduce::Options ring_options(const AlgorithmSpec& a, const models::Objective& objective) {
+  RingAllReduce::Options ring;
+  ring.compressor = a.compressor;
+  ring.compute_per_round = objective.gradient_cost(a.batch_size);  // no data: always B
+  ring.round_alone = false;
+  return ring;
+}
+}  // namespace
+
 void launch_sgd_ring_allreduce(Engine& engine, Training& t) {
   const SgdOptions o = options(t, Update::inline_);
-  RingAllReduce::Options ring;
-  ring.compressor = o.compressor;
-  ring.compute_per_round = t.objective.gradient_cost(o.batch_size);  // no data: always B
-  ring.round_alone = false;
-  launch(engine, t, std::make_shared<RingAllReduce>(t, std::move(ring)), o);
+  launch(engine, t,
+         std::make_shared<RingAllReduce>(t, ring_options(t.scenario.algorithm, t.objective)), o);
+}
+
+int sgd_simulated_workers(const Scenario& s, const models::Objective& objective) {
+  const bool one = s.algorithm.collective == "ring-allreduce" &&
+                   RingAllReduce::exact_for(s, objective, ring_options(s.algorithm, objective));
+  return one ? 1 : int(s.workers);
 }
 
 }  // namespace dlsim::sim

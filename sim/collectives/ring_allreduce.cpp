@@ -123,7 +123,17 @@ class LockstepEnd final : public Endpoint {
   RingAllReduce::Lockstep lockstep_;
 };
 
-bool symmetric_cluster(const Training& t, const RingAllReduce::Options& o) {
+// What the shortcut looks at: the scenario, the objective, the network as configured, and
+// whether anything watches or fails nodes (a tracer, node failures).
+struct Cluster {
+  const Scenario& scenario;
+  const models::Objective& objective;
+  const NetworkConfig& network;
+  bool watched = false;
+  int workers() const { return int(scenario.workers); }
+};
+
+bool symmetric_cluster(const Cluster& t, const RingAllReduce::Options& o) {
   const Scenario& s = t.scenario;
   const NetworkSpec& net = s.network;
   const bool unit_factors = std::all_of(s.compute.per_worker.begin(), s.compute.per_worker.end(),
@@ -135,17 +145,16 @@ bool symmetric_cluster(const Training& t, const RingAllReduce::Options& o) {
       std::find(reducible.begin(), reducible.end(), o.compressor.kind) != reducible.end();
   return !t.objective.has_math() && t.workers() >= 2 && all_reducible &&
          !o.compressor.error_feedback && net.nodes.empty() && net.links.empty() &&
-         net.schedule.empty() && net.down.empty() && net.fail.empty() && t.failures == nullptr &&
-         net.drop_probability == 0 && unit_factors && s.compute.jitter == 0 && by_iterations &&
-         t.nodes.front().network().observer() == nullptr;
+         net.schedule.empty() && net.down.empty() && net.fail.empty() && !t.watched &&
+         net.drop_probability == 0 && unit_factors && s.compute.jitter == 0 && by_iterations;
 }
 
 // The round's totals when the workers run in lockstep; nullopt when they would drift.
-std::optional<RingAllReduce::Lockstep> lockstep_round(const Training& t,
+std::optional<RingAllReduce::Lockstep> lockstep_round(const Cluster& t,
                                                       const RingAllReduce::Options& o) {
   const int n = t.workers();
   const Chunks chunks{t.objective.parameters(), n};
-  const NetworkConfig& config = t.nodes.front().network().config();
+  const NetworkConfig& config = t.network;
   const LinkParams link = config.link(0, 1);
   const double rate = std::min({link.bandwidth, config.egress(0), config.ingress(1)});
   const Bits header = config.header();
@@ -182,18 +191,24 @@ std::optional<RingAllReduce::Lockstep> lockstep_round(const Training& t,
 }
 
 // Compute > 0 between rounds (ComputeModel::duration with factor 1 and no jitter).
-bool computes_between_rounds(const Training& t, const RingAllReduce::Options& o) {
+bool computes_between_rounds(const Cluster& t, const RingAllReduce::Options& o) {
   if (!o.compute_per_round) return false;
   const models::ComputeCost& cost = *o.compute_per_round;
   return SimTime::from_seconds(cost.flops / t.scenario.compute.speed + cost.seconds) > SimTime{};
 }
 
-std::optional<RingAllReduce::Lockstep> shortcut(const Training& t,
-                                                const RingAllReduce::Options& o) {
+std::optional<RingAllReduce::Lockstep> shortcut(const Cluster& t, const RingAllReduce::Options& o) {
   if (!o.compute_per_round || !symmetric_cluster(t, o)) return std::nullopt;
   std::optional<RingAllReduce::Lockstep> it = lockstep_round(t, o);
   if (!it || !computes_between_rounds(t, o)) return std::nullopt;
   return it;
+}
+
+std::optional<RingAllReduce::Lockstep> shortcut(const Training& t,
+                                                const RingAllReduce::Options& o) {
+  const Network& network = t.nodes.front().network();
+  const bool watched = t.failures != nullptr || network.observer() != nullptr;
+  return shortcut(Cluster{t.scenario, t.objective, network.config(), watched}, o);
 }
 
 }  // namespace
@@ -210,6 +225,17 @@ RingAllReduce::RingAllReduce(Training& training, Options options)
 
 bool RingAllReduce::exact_for(const Training& training, const Options& options) {
   return shortcut(training, options).has_value();
+}
+
+bool RingAllReduce::exact_for(const Scenario& scenario, const models::Objective& objective,
+                              const Options& options) {
+  if (!fast_path_enabled || scenario.workers < 2) return false;
+  const NetworkSpec& n = scenario.network;
+  // The network run() builds, without the per-node and per-link overrides the shortcut
+  // refuses anyway.
+  NetworkConfig config(int(scenario.workers), n.latency, n.bandwidth, Sharing::fair, n.header);
+  config.set_all_nics(n.nic_egress, n.nic_ingress);
+  return shortcut(Cluster{scenario, objective, config, false}, options).has_value();
 }
 
 std::unique_ptr<Endpoint> RingAllReduce::join(int id, WorkerMath& math) {

@@ -64,6 +64,11 @@ class RingAllReduce final : public Collective {
 
   /// Whether the exact shortcut holds for this run (conditions above).
   static bool exact_for(const Training& training, const Options& options);
+  /// The same before the run is built, from the scenario (as if without --trace), and
+  /// false when tests switched the shortcut off: the memory estimate counts one worker
+  /// process instead of n when it holds.
+  static bool exact_for(const Scenario& scenario, const models::Objective& objective,
+                        const Options& options);
   /// Whether this collective takes it (exact_for, unless tests switched it off).
   bool exact() const { return exact_; }
 

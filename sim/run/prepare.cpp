@@ -14,6 +14,7 @@
 #include "models/objectives/registry.hpp"
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/engine/rng.hpp"
+#include "sim/run/memory_estimate.hpp"
 #include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/runtime/training.hpp"
@@ -23,11 +24,12 @@ namespace dlsim::sim {
 
 namespace {
 
-// The registered source loads or generates the data (models/data/registry.hpp).
-models::DataSplit load_source(const Scenario& s) {
+// The registered source loads or generates the data (models/data/registry.hpp), showing
+// `check` the dense shape before storing it.
+models::DataSplit load_source(const Scenario& s, const models::DenseCheck& check) {
   auto rng = make_rng(s.seed, "data");
   try {
-    return s.data.options->load(rng);
+    return s.data.options->load(rng, check);
   } catch (const models::DataConfigError& e) {
     throw InputError("data." + e.key(), e.what());
   }
@@ -48,9 +50,24 @@ void fit_labels(const Scenario& s, models::DataSplit& split) {
   }
 }
 
-models::DataSplit load_data(const Scenario& s) {
+// Rows held at once while the data is prepared: the `loaded` rows, plus the copies a
+// test_fraction split (every training row) or a train_samples subsample (its rows) makes
+// while the loaded set still exists (models/data/preprocess.cpp).
+std::int64_t loading_peak_rows(const DataSpec& d, std::int64_t loaded, std::int64_t loaded_train,
+                               std::int64_t split_train) {
+  std::int64_t copies = d.test_fraction > 0 ? loaded_train : 0;
+  if (d.train_samples && *d.train_samples < split_train)
+    copies = std::max(copies, *d.train_samples);
+  return loaded + copies;
+}
+
+// `loading_rows`: loading_peak_rows of this data.
+models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
+                            std::int64_t& loading_rows) {
   const DataSpec& d = s.data;
-  models::DataSplit split = load_source(s);
+  models::DataSplit split = load_source(s, check);
+  const std::int64_t loaded = split.train.size() + (split.test ? split.test->size() : 0);
+  const std::int64_t loaded_train = split.train.size();
   if (d.test_fraction > 0) {
     if (split.test)
       throw InputError("data.test_fraction",
@@ -58,6 +75,7 @@ models::DataSplit load_data(const Scenario& s) {
     auto rng = make_rng(s.seed, "test-split");
     models::split_test_fraction(split, d.test_fraction, rng);
   }
+  loading_rows = loading_peak_rows(d, loaded, loaded_train, split.train.size());
   if (d.train_samples) {
     auto rng = make_rng(s.seed, "train-samples");
     models::subsample_train(split, *d.train_samples, rng);
@@ -104,17 +122,107 @@ void check_compressor_dimensions(const CompressorSpec& compressor, const std::st
   }
 }
 
+// The run's sizes as far as `shape` (what the scenario says, or what the data turned out
+// to be) tells them: an estimate made from them is a lower bound of the final one.
+RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape, int threads) {
+  RunSizes z;
+  z.threads = threads;
+  // A kind that may simulate fewer workers than it has is only known to run one.
+  z.simulated_workers = algorithm_info(s.algorithm.kind).simulated_workers ? 1 : s.workers;
+  z.rounds = s.stop.iterations.value_or(0);
+  if (s.data.facts().has_data) {
+    const std::int64_t loaded_train = shape.samples.value_or(0);
+    const auto moved = std::int64_t(std::floor(double(loaded_train) * s.data.test_fraction));
+    z.test_rows = shape.test_samples + moved;  // test_fraction moves rows, adds none
+    z.train_rows = loaded_train - moved;
+    z.loading_rows =
+        loading_peak_rows(s.data, loaded_train + shape.test_samples, loaded_train, z.train_rows);
+    if (s.data.train_samples) z.train_rows = std::min(z.train_rows, *s.data.train_samples);
+    z.features = shape.features.value_or(0);
+    if (s.metrics.eval_samples && *s.metrics.eval_samples < z.train_rows)
+      z.eval_rows = *s.metrics.eval_samples;
+  }
+  const std::int64_t d = s.model.options->parameter_count(shape).value_or(0);
+  z.parameters = d;
+  if (s.model.facts().has_values) z.values = d;
+  return z;
+}
+
+// The shape of the loaded data, with the classes its labels have.
+models::DataShape loaded_shape(const Scenario& s, const models::DataSplit& data) {
+  models::DataShape shape = s.data.shape();
+  shape.features = data.train.feature_count();
+  shape.samples = data.train.size();
+  shape.test_samples = data.test ? data.test->size() : 0;
+  if (data.train.classes > 0) shape.classes = data.train.classes;
+  return shape;
+}
+
+// The final sizes, from the prepared data and the built objective.
+RunSizes final_sizes(const PreparedRun& p, int threads, std::int64_t loading_rows) {
+  const Scenario& s = p.scenario;
+  const models::Objective& objective = *p.objective;
+  RunSizes z;
+  models::DataShape shape = s.data.shape();
+  if (p.data) {
+    shape = loaded_shape(s, *p.data);
+    z.train_rows = p.data->train.size();
+    z.test_rows = p.data->test ? p.data->test->size() : 0;
+    z.eval_rows = p.data->eval ? p.data->eval->size() : 0;
+    z.features = p.data->train.feature_count();
+    z.loading_rows = loading_rows;
+  }
+  z.values = objective.has_math() ? objective.dimension() : 0;
+  z.parameters = objective.parameters();
+  z.tensors = std::int64_t(objective.tensor_sizes().size());
+  // SVRG's snapshot gradients run over whole shards (StateMemory::shard_gradients).
+  std::int64_t rows = s.algorithm.batch_size;
+  if (s.algorithm.facts().memory.shard_gradients)
+    for (const auto& shard : p.shards) rows = std::max(rows, std::int64_t(shard.size()));
+  z.model = s.model.options->memory(shape, rows);
+  const auto& simulated = algorithm_info(s.algorithm.kind).simulated_workers;
+  z.simulated_workers = simulated ? simulated(s, objective) : s.workers;
+  z.threads = threads;
+  z.rounds = p.max_iterations.value_or(0);
+  return z;
+}
+
 }  // namespace
 
-PreparedRun prepare(Scenario scenario) {
+void check_scenario_memory(const Scenario& s, const PrepareOptions& options) {
+  check_memory(estimate_memory(s, sizes_from_shape(s, s.data.shape(), options.threads)),
+               memory_limit(options.memory_limit));
+}
+
+PreparedRun prepare(Scenario scenario, const PrepareOptions& options) {
   PreparedRun p;
   p.scenario = std::move(scenario);
   const Scenario& s = p.scenario;
   const auto n = s.workers;
+  const std::optional<MemoryLimit> limit = memory_limit(options.memory_limit);
+  const auto check = [&](const models::DataShape& shape) {
+    check_memory(estimate_memory(s, sizes_from_shape(s, shape, options.threads)), limit);
+  };
 
+  // What the scenario alone says (generated data, stated parameter counts), before
+  // anything is generated or loaded; then what the data turns out to be.
+  check(s.data.shape());
+  std::int64_t loading_rows = 0;
   if (s.data.facts().has_data) {
-    check_data_memory(s);  // before generating it (sim/run/memory_guard.hpp)
-    p.data = load_data(s);
+    const models::DataShape stated = s.data.shape();
+    p.data = load_data(
+        s,
+        [&](models::DataShape dense) {  // the source's dense shape, before it is stored
+          dense.classes = stated.classes;
+          try {
+            check(dense);
+          } catch (const InputError& e) {  // the file is what makes it large
+            const auto files = s.data.options->paths();
+            throw InputError(files.empty() ? e.where() : "data." + files.front().first,
+                             e.problem());
+          }
+        },
+        loading_rows);
     const auto samples = p.data->train.size();
     if (samples < n)
       throw InputError("workers",
@@ -136,8 +244,8 @@ PreparedRun prepare(Scenario scenario) {
     p.samples_per_iteration = s.algorithm.batch_size * n;
     p.train_samples = samples;
   }
+  if (p.data) check(loaded_shape(s, *p.data));  // before the objective allocates its vectors
   p.objective = make_objective(s, p.data ? &*p.data : nullptr);
-  check_model_memory(s, p.objective->dimension(), node_count(s));
   // Compressor options that depend on the model's size (k <= d per tensor) are checked
   // here, before anything is written; throws InputError.
   check_compressor_dimensions(s.algorithm.compressor, "algorithm.compressor",
@@ -157,6 +265,8 @@ PreparedRun prepare(Scenario scenario) {
     const auto k = std::int64_t(iterations);
     p.max_iterations = std::min(p.max_iterations.value_or(k), std::max<std::int64_t>(k, 1));
   }
+  p.memory = estimate_memory(s, final_sizes(p, options.threads, loading_rows));
+  check_memory(p.memory, limit);
   return p;
 }
 

@@ -192,6 +192,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   totals.peak_rss_bytes = std::uint64_t(usage.ru_maxrss) * 1024;
+  totals.memory = p.memory;
 
   nlohmann::json summary = make_summary(s, recorder.last_row(), totals);
   if (failures) summary["failures"] = failures->summary();

@@ -16,6 +16,7 @@
 #include "models/data/partition.hpp"
 #include "models/objectives/objective.hpp"
 #include "sim/metrics/observer.hpp"
+#include "sim/run/memory_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
@@ -29,10 +30,23 @@ struct PreparedRun {
   std::int64_t samples_per_iteration = 0;      // batch · workers
   std::int64_t train_samples = 0;              // 0 without data
   std::optional<std::int64_t> max_iterations;  // from stop.iterations / stop.epochs
+  MemoryEstimate memory;                       // the peak memory estimate (memory_estimate.hpp)
 };
 
-/// Loads data and builds the objective; throws InputError for anything wrong.
-PreparedRun prepare(Scenario scenario);
+struct PrepareOptions {
+  int threads = 1;                     // --threads: per-thread scratch in the estimate
+  std::optional<double> memory_limit;  // --memory-limit in bytes (memory_guard.hpp)
+};
+
+/// Loads data and builds the objective; throws InputError for anything wrong, and for a
+/// run whose memory estimate exceeds the memory available (checked before the data is
+/// loaded, before it is stored, before the objective is built, and once it is).
+PreparedRun prepare(Scenario scenario, const PrepareOptions& options = {});
+
+/// prepare()'s first memory check, from the scenario alone (nothing loaded: a lower bound
+/// of the final estimate); throws InputError when even that does not fit. dlsim sweep
+/// checks every point with it before anything runs.
+void check_scenario_memory(const Scenario& s, const PrepareOptions& options = {});
 
 struct RunOptions {
   std::filesystem::path out_dir;

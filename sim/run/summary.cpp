@@ -64,6 +64,17 @@ nlohmann::json gossip_memory(const Scenario& s, const GossipMemory& memory, std:
   return {{"vectors_total", total}, {"vectors_per_node_max", most}};
 }
 
+// The estimate's pieces by name ("model state" -> "model_state"), in bytes.
+nlohmann::json estimate_parts(const MemoryEstimate& e) {
+  nlohmann::json parts = nlohmann::json::object();
+  for (const MemoryPiece& p : e.pieces) {
+    std::string key = p.name;
+    std::replace(key.begin(), key.end(), ' ', '_');
+    parts[key] = p.bytes;
+  }
+  return parts;
+}
+
 }  // namespace
 
 nlohmann::json row_to_json(const MetricsRow& r) {
@@ -96,6 +107,8 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                            {"wall_metrics_s", t.wall_metrics_s},
                            {"wall_engine_s", engine_s},
                            {"peak_rss_bytes", t.peak_rss_bytes},
+                           {"peak_rss_estimate_bytes", t.memory.bytes},
+                           {"peak_rss_estimate_parts", estimate_parts(t.memory)},
                            {"threads", t.threads},
                            {"jobs", t.jobs},
                            {"job_phases", t.job_phases},

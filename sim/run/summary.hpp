@@ -1,5 +1,6 @@
 // summary.json (docs/design.md §5): the resolved scenario, the final metrics row, totals
-// (events, traffic, simulated and wall time with its split, peak memory), the facts of
+// (events, traffic, simulated and wall time with its split, peak memory and its estimate),
+// the facts of
 // the communication graph, the dlsim version, and "complete" (false when SIGINT/SIGTERM
 // stopped the run before its stop criterion; the rows so far are then in metrics.csv).
 #pragma once
@@ -10,6 +11,7 @@
 
 #include "sim/metrics/observer.hpp"
 #include "sim/network/network.hpp"
+#include "sim/run/memory_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
@@ -23,6 +25,7 @@ struct RunTotals {
   double wall_compress_s = 0;
   double wall_metrics_s = 0;
   std::uint64_t peak_rss_bytes = 0;
+  MemoryEstimate memory;           // the estimate of peak_rss_bytes (memory_estimate.hpp)
   int threads = 1;                 // --threads, resolved
   std::uint64_t jobs = 0;          // compute jobs run (sim/runtime/compute_job.hpp)
   std::uint64_t job_phases = 0;    // instants at which jobs ran (parallel phases)

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/compress/factory.hpp"
+#include "models/objectives/objective.hpp"
 #include "spec/key_table.hpp"
 #include "spec/registry.hpp"
 
@@ -56,6 +57,20 @@ struct GossipMemory {
   int vectors_per_copy = 0;
 };
 
+/// What an algorithm keeps in memory, for the estimate of sim/run/memory_estimate.hpp, in
+/// model-sized vectors (d doubles each): its own state only. The estimate adds the
+/// public copies of `gossip_memory`, the collective's buffers, the compressor's state
+/// (error-feedback residuals, scratch), the payload buffers and the metrics recorder's
+/// copies. Counted from the code and checked against measured peak RSS (d = 10^5, 16
+/// and 64 workers; tests/cli/memory_estimate_slow.sh checks every shipped scenario).
+struct StateMemory {
+  double worker_vectors = 4;  // each worker (model, gradient, momentum, a received vector)
+  double server_vectors = 0;  // the parameter server's (collective parameter-server)
+  /// Gradients over a worker's whole shard (SVRG's snapshot): the model's per-thread
+  /// scratch then holds a shard's rows, not a batch's.
+  bool shard_gradients = false;
+};
+
 /// The facts the rest of the simulator needs about an algorithm.
 struct AlgorithmFacts {
   /// Decentralized: every worker keeps its own model and gossips on `topology`;
@@ -72,6 +87,7 @@ struct AlgorithmFacts {
   bool compressed_messages = true;
   int min_workers = 1;
   GossipMemory gossip_memory;
+  StateMemory memory;
   /// The default of algorithm.compressor.kind and .error_feedback for this kind.
   std::string default_compressor = models::kUncompressed;
   bool default_error_feedback = false;
@@ -91,6 +107,10 @@ struct AlgorithmInfo {
   std::function<void(const Scenario&)> check;
   /// Spawns the processes of one run.
   std::function<void(Engine&, Training&)> launch;
+  /// How many worker processes launch() spawns (the memory estimate counts their
+  /// state); null: every worker. SGD over ring all-reduce may simulate one for all
+  /// (sim/collectives/ring_allreduce.hpp).
+  std::function<int(const Scenario&, const models::Objective&)> simulated_workers;
 };
 
 using AlgorithmRegistry = spec::Registry<AlgorithmInfo>;

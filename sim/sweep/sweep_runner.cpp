@@ -127,9 +127,10 @@ SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
     fs::create_directories(run);
     // Not fsynced: until the run's own results exist, the point is redone anyway.
     write_file_atomically(run / "point.json", plan.points[i].scenario.dump(2) + "\n", false);
-    commands.push_back(
-        {{exe, "run", (run / "point.json").string(), "--out", run.string(), "--quiet"},
-         run / "run.log"});
+    std::vector<std::string> args = {exe,     "run",        (run / "point.json").string(),
+                                     "--out", run.string(), "--quiet"};
+    args.insert(args.end(), options.run_args.begin(), options.run_args.end());
+    commands.push_back({std::move(args), run / "run.log"});
   }
   write_index(true);
   if (commands.empty()) return counts;

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "sim/sweep/partition.hpp"
 #include "sim/sweep/sweep_plan.hpp"
@@ -25,7 +27,8 @@ struct SweepOptions {
   bool progress = false;        // the progress line on stderr
   bool report_failures = true;  // one stderr line per failed run
   bool write_sweep_json = true;
-  std::filesystem::path executable;  // the dlsim binary to run points with
+  std::filesystem::path executable;   // the dlsim binary to run points with
+  std::vector<std::string> run_args;  // added to every point's `dlsim run` (--memory-limit)
 };
 
 struct SweepCounts {

@@ -4,11 +4,15 @@
 // on stderr and nothing written; 1 on any other failure, and from a sweep with runs that
 // did not finish; 128 + the signal for a run stopped by SIGINT or SIGTERM (its outputs
 // are kept, with "complete": false).
+// Running out of memory (std::bad_alloc) is one line too: exit 2 when it happens before
+// anything is written (loading the data, building the model or a topology: the input asks
+// for more than there is), exit 1 once a run has started writing its outputs.
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -16,11 +20,13 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/metrics/output_lock.hpp"
+#include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/scenario/spec.hpp"
 #include "tools/dlsim/cli_checks.hpp"
 #include "tools/dlsim/error_line.hpp"
+#include "tools/dlsim/memory_limit_option.hpp"
 #include "tools/dlsim/run_performance.hpp"
 #include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
@@ -48,24 +54,50 @@ std::string format_bits(double bits) {
   return fmt::format("{:.3g} {}", bits, units[u]);
 }
 
+// prepare(), with running out of memory on the way reported as bad input: nothing has
+// been written yet, and the scenario asked for more than the estimate foresaw.
+dlsim::sim::PreparedRun prepare_or_refuse(dlsim::sim::Scenario scenario,
+                                          const dlsim::sim::PrepareOptions& options) {
+  try {
+    return dlsim::sim::prepare(std::move(scenario), options);
+  } catch (const std::bad_alloc&) {
+    throw InputError("memory",
+                     "ran out of memory while loading the data and building the model, below "
+                     "the limit the estimate was checked against; nothing was written");
+  }
+}
+
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool out_given, bool quiet, bool trace, std::int64_t trace_limit,
-            const std::string& threads, bool profile, std::vector<std::string> argv) {
+            const std::string& threads, bool profile, const std::string& memory_limit,
+            std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
   if (out_given && out.empty()) throw InputError("--out", "empty folder name");
   const int thread_count = dlsim::tool::parse_threads(threads);
+  const dlsim::sim::PrepareOptions prepare_options{
+      .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
   auto scenario = load(file, sets);
   dlsim::sim::RunOptions options;
   options.out_dir = out_given ? out : scenario.output_dir;
   options.out_where = out_given ? "--out" : "output.dir";
   dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
-  auto prepared = dlsim::sim::prepare(std::move(scenario));
+  auto prepared = prepare_or_refuse(std::move(scenario), prepare_options);
   options.progress = !quiet && isatty(STDERR_FILENO);
   options.trace = trace;
   options.trace_limit = trace_limit;
   options.threads = thread_count;
   options.argv = std::move(argv);
-  const auto summary = dlsim::sim::run(prepared, options);
+  nlohmann::json summary;
+  try {
+    summary = dlsim::sim::run(prepared, options);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "dlsim: error: ran out of memory during the run (estimated peak %s); the "
+                 "rows written so far are in %s\n",
+                 dlsim::sim::format_bytes(prepared.memory.bytes).c_str(),
+                 options.out_dir.string().c_str());
+    return 1;
+  }
   if (profile) dlsim::tool::print_profile(stderr, summary);
   if (summary.contains("reached_clock_end"))
     std::fprintf(stderr,
@@ -123,11 +155,14 @@ int main(int argc, char** argv) {
   run->add_flag("--profile", profile,
                 "Print the wall-time split (math, compression, metrics, engine), events/s and "
                 "peak memory on stderr at the end");
+  std::string memory_limit;
+  dlsim::tool::add_memory_limit_option(run, memory_limit);
 
   auto* validate =
       app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
   validate->add_option("scenario", file, "Scenario JSON file")->required();
   validate->add_option("--set", sets, "Override a scenario key: KEY=VALUE");
+  dlsim::tool::add_memory_limit_option(validate, memory_limit);
 
   bool markdown = false;
   auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
@@ -161,14 +196,16 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) {
       status = cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace,
-                       trace_limit, threads, profile, std::vector<std::string>(argv, argv + argc));
+                       trace_limit, threads, profile, memory_limit,
+                       std::vector<std::string>(argv, argv + argc));
     } else if (sweep.parsed()) {
       status = sweep.run();
     } else if (topology.parsed()) {
       status = topology.run();
     } else if (validate->parsed()) {
+      const auto limit = dlsim::tool::parse_memory_limit(memory_limit);
       const auto scenario = load(file, sets);
-      dlsim::sim::prepare(scenario);  // data files and shard sizes too
+      prepare_or_refuse(scenario, {.memory_limit = limit});  // data, shards, memory too
       std::cout << scenario.resolved.dump(2) << "\n";
     } else if (markdown) {
       std::cout << dlsim::sim::spec::reference_markdown();
@@ -177,6 +214,8 @@ int main(int argc, char** argv) {
     }
   } catch (const InputError& e) {
     return input_error(e.where(), e.problem());
+  } catch (const std::bad_alloc&) {  // reading a scenario, building a graph, planning a sweep
+    return input_error("memory", "ran out of memory before anything was written");
   } catch (const std::exception& e) {
     dlsim::tool::print_error(e.what());
     return 1;

@@ -11,14 +11,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <thread>
 
 #include "sim/metrics/output_lock.hpp"
+#include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 #include "sim/sweep/process_pool.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "tools/dlsim/cli_checks.hpp"
 #include "tools/dlsim/error_line.hpp"
+#include "tools/dlsim/memory_limit_option.hpp"
 #include "tools/dlsim/mpi_world.hpp"
 
 namespace dlsim::tool {
@@ -87,6 +90,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
   command_->add_flag("--merge", merge_,
                      "Rebuild DIR/runs.csv of a sharded sweep from its run folders");
   command_->add_flag("--quiet", quiet_, "No progress line and no closing line");
+  add_memory_limit_option(command_, memory_limit_);
 }
 
 int SweepCommand::run() {
@@ -129,7 +133,18 @@ int SweepCommand::sweep() {
     for (const auto& g : grids_) request.grid.push_back(sim::parse_grid_option(g));
     if (repeat_ > 0) request.repeats = repeat_;
     if (!out_.empty()) request.out = out_;
+    const std::optional<double> limit = parse_memory_limit(memory_limit_);
     plan = sim::plan_sweep(request);
+    // Points whose scenario alone exceeds the memory are refused before anything runs.
+    for (std::size_t i = 0; i < plan.points.size(); ++i) {
+      try {
+        sim::check_scenario_memory(sim::load_scenario(plan.points[i].scenario),
+                                   {.memory_limit = limit});
+      } catch (const InputError& e) {
+        throw InputError(e.where(), e.problem() + " (in run " + plan.points[i].run_id + ")");
+      }
+    }
+    if (!memory_limit_.empty()) options.run_args = {"--memory-limit", memory_limit_};
 
     if (!shard_.empty()) {
       if (world.active())
@@ -170,6 +185,9 @@ int SweepCommand::sweep() {
   sim::SweepCounts counts;
   try {
     counts = sim::execute_sweep(plan, options);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dlsim: error: ran out of memory while running the sweep\n");
+    world.abort(1);
   } catch (const std::exception& e) {
     print_error(e.what());
     world.abort(1);

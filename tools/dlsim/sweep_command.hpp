@@ -32,6 +32,7 @@ class SweepCommand {
   bool resume_ = false;
   bool merge_ = false;
   bool quiet_ = false;
+  std::string memory_limit_;  // --memory-limit: checked per point, passed to every run
 };
 
 }  // namespace dlsim::tool

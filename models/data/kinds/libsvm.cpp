@@ -13,7 +13,8 @@ using nlohmann::json;
 using namespace spec;
 
 struct LibsvmSource final : FileSource {
-  DataSplit load(std::mt19937_64& /*rng*/) const override {
+  DataSplit load(std::mt19937_64& rng) const override { return load(rng, nullptr); }
+  DataSplit load(std::mt19937_64& /*rng*/, const DenseCheck& check) const override {
     const auto train = or_config_error("path", [&] { return parse_libsvm(path); });
     std::optional<LibsvmFile> test;
     if (!test_path.empty())
@@ -21,6 +22,11 @@ struct LibsvmSource final : FileSource {
     // Both files share the feature count of the wider one (trailing zero features are
     // simply not written in libsvm files).
     const Index features = std::max(train.max_feature, test ? test->max_feature : 0);
+    // Stored densely, one line naming feature 2^31 is 16 GB: ask before allocating.
+    if (check)
+      check({.features = features,
+             .samples = std::int64_t(train.rows.size()),
+             .test_samples = test ? std::int64_t(test->rows.size()) : 0});
     DataSplit split;
     split.train = densify(train, features);
     if (test) split.test = densify(*test, features);

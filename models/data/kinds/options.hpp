@@ -20,7 +20,6 @@ struct SyntheticRegressionSource final : DataOptions {
 
   DataSplit load(std::mt19937_64& rng) const override;
   DataShape shape() const override;
-  std::optional<DataMemory> memory() const override;
 };
 
 /// synthetic-classification: Gaussian clusters (sources.hpp).
@@ -29,7 +28,6 @@ struct SyntheticClassificationSource final : DataOptions {
 
   DataSplit load(std::mt19937_64& rng) const override;
   DataShape shape() const override;
-  std::optional<DataMemory> memory() const override;
 };
 
 /// A source read from a training file and an optional separate test file (csv, libsvm).
@@ -47,8 +45,5 @@ struct FileSource : DataOptions {
     return "when data.test_path gives a separate test file";
   }
 };
-
-/// The in-memory size of `samples` generated rows of `features` doubles plus a label.
-DataMemory generated_memory(Index samples, Index features);
 
 }  // namespace dlsim::models

@@ -16,11 +16,8 @@ DataSplit SyntheticClassificationSource::load(std::mt19937_64& rng) const {
 DataShape SyntheticClassificationSource::shape() const {
   return {.features = options.features,
           .classes = options.classes,
-          .classes_text = "data.classes is " + std::to_string(options.classes)};
-}
-
-std::optional<DataMemory> SyntheticClassificationSource::memory() const {
-  return generated_memory(options.samples, options.features);
+          .classes_text = "data.classes is " + std::to_string(options.classes),
+          .samples = options.samples};
 }
 
 namespace synthetic_classification_source {

@@ -15,19 +15,7 @@ DataSplit SyntheticRegressionSource::load(std::mt19937_64& rng) const {
 }
 
 DataShape SyntheticRegressionSource::shape() const {
-  return {.features = options.features};
-}
-
-std::optional<DataMemory> SyntheticRegressionSource::memory() const {
-  return generated_memory(options.samples, options.features);
-}
-
-DataMemory generated_memory(Index samples, Index features) {
-  constexpr double kBytesPerValue = 8;
-  return {.bytes = double(samples) * (double(features) + 1) * kBytesPerValue,
-          .key = "samples",
-          .how = std::to_string(samples) + " samples x " + std::to_string(features) +
-                 " features x 8 bytes"};
+  return {.features = options.features, .samples = options.samples};
 }
 
 namespace synthetic_regression_source {

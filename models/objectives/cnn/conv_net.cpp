@@ -61,6 +61,39 @@ std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, 
   return {cross_entropy, correct};
 }
 
+// The scratch of one gradient on one blank sample, in values, and the parameter count.
+template <class T>
+std::pair<Index, Index> probe_scratch(const cnn::Architecture& architecture) {
+  const cnn::Network<T> net = cnn::build_network<T>(architecture);
+  const Eigen::Matrix<T, Eigen::Dynamic, 1> params =
+      Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(net.parameter_count());
+  Eigen::Matrix<T, Eigen::Dynamic, 1> grad(net.parameter_count());
+  cnn::NetworkScratch<T> s;
+  net.gradient(params.data(), Matrix::Zero(1, net.input_shape().size()), {0}, grad.data(), s);
+  return {cnn::scratch_values(s), net.parameter_count()};
+}
+
+// Above this many activation values per sample the probe itself would take gigabytes:
+// the layers' outputs times 4 stand for the scratch instead (a network that large is
+// refused anyway).
+constexpr Index kLargestProbe = 10'000'000;
+
+template <class T>
+double thread_bytes_in(const cnn::Architecture& architecture, Index batch) {
+  const cnn::Network<T> layers = cnn::build_network<T>(architecture);
+  Index outputs = 0;
+  for (const auto& layer : layers.layers()) outputs += layer->output_shape().size();
+  const auto [per_sample, parameters] =
+      outputs > kLargestProbe ? std::pair<Index, Index>{4 * outputs, layers.parameter_count()}
+                              : probe_scratch<T>(architecture);
+  const double rows = double(std::max(batch, kConvEvalBlock));
+  const double input = double(architecture.input.size());
+  // The network's buffers, the gathered batch (doubles) and the parameters and gradient
+  // cast to T.
+  return double(sizeof(T)) * (rows * double(per_sample) + 2 * double(parameters)) +
+         8 * double(batch) * input;
+}
+
 template <class T>
 void batch_gradient(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
                     std::span<const Index> rows, int classes, Vector& grad) {
@@ -102,6 +135,12 @@ ConvNet::ConvNet(cnn::Architecture architecture, Regularization reg, InitOptions
     offset += t.size;
   }
   penalty_ = WeightPenalty(reg, std::move(weights));
+}
+
+double ConvNet::thread_bytes(const cnn::Architecture& architecture, Precision precision,
+                             Index batch) {
+  return precision == Precision::double_ ? thread_bytes_in<double>(architecture, batch)
+                                         : thread_bytes_in<float>(architecture, batch);
 }
 
 std::vector<Index> ConvNet::tensor_sizes() const {

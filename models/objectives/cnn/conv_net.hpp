@@ -48,6 +48,13 @@ class ConvNet final : public SummedObjective {
 
   const cnn::Network<double>& network() const { return net_double_; }
 
+  /// Bytes of the per-thread scratch after batch gradients of `batch` rows and
+  /// evaluation blocks, measured by one gradient on one blank sample (every buffer is
+  /// linear in the rows) and scaled to the larger of the batch and an evaluation block
+  /// (the memory estimate). Builds the layers, but no parameter vector.
+  static double thread_bytes(const cnn::Architecture& architecture, Precision precision,
+                             Index batch);
+
  private:
   void check(const Vector& w, const Dataset& data) const;
 

@@ -95,7 +95,31 @@ double Network<T>::gradient_flops(Index batch) const {
   return flops;
 }
 
+namespace {
+
+template <class T>
+Index workspace_values(const Workspace<T>& ws) {
+  Index n = 0;
+  for (const Mat<T>& b : ws.buffers) n += b.size();
+  for (const Tensor<T>& t : ws.tensors) n += t.data.size();
+  for (const Workspace<T>& child : ws.children) n += workspace_values(child);
+  return n;
+}
+
+}  // namespace
+
+template <class T>
+Index scratch_values(const NetworkScratch<T>& s) {
+  Index n =
+      s.input.data.size() + s.probabilities.size() + s.grad[0].data.size() + s.grad[1].data.size();
+  for (const Tensor<T>& a : s.activations) n += a.data.size();
+  for (const Workspace<T>& ws : s.workspaces) n += workspace_values(ws);
+  return n;
+}
+
 template class Network<float>;
 template class Network<double>;
+template Index scratch_values(const NetworkScratch<float>&);
+template Index scratch_values(const NetworkScratch<double>&);
 
 }  // namespace dlsim::models::cnn

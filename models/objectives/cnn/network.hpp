@@ -25,6 +25,11 @@ struct NetworkScratch {
   Mat<T> probabilities;
 };
 
+/// The values a scratch holds (every tensor, buffer and nested workspace): what a
+/// gradient or forward pass left in it; linear in the batch (the memory estimate).
+template <class T>
+Index scratch_values(const NetworkScratch<T>& s);
+
 template <class T>
 class Network {
  public:
@@ -65,5 +70,7 @@ class Network {
 
 extern template class Network<float>;
 extern template class Network<double>;
+extern template Index scratch_values(const NetworkScratch<float>&);
+extern template Index scratch_values(const NetworkScratch<double>&);
 
 }  // namespace dlsim::models::cnn

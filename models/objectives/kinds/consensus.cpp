@@ -10,6 +10,15 @@ std::unique_ptr<Objective> ConsensusOptions::build(const ModelContext& c) const 
   return std::make_unique<Consensus>(dimension, c.workers, *c.starts);
 }
 
+std::optional<std::int64_t> ConsensusOptions::parameter_count(const DataShape& /*data*/) const {
+  return dimension;
+}
+
+// Every worker's start z_i (consensus.hpp) is kept for the whole run.
+ModelMemory ConsensusOptions::memory(const DataShape& /*data*/, std::int64_t /*batch*/) const {
+  return {.worker_values = double(dimension)};
+}
+
 namespace consensus_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {

@@ -27,4 +27,24 @@ void ConvNetOptions::fit_labels(DataSplit& split) const {
   index_classes(split);
 }
 
+std::optional<std::int64_t> ConvNetOptions::parameter_count(const DataShape& data) const {
+  cnn::Architecture a = architecture;
+  if (data.classes) a.classes = int(*data.classes);
+  try {
+    return cnn::build_network<double>(a).parameter_count();
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // build() reports it
+  }
+}
+
+ModelMemory ConvNetOptions::memory(const DataShape& data, std::int64_t batch) const {
+  cnn::Architecture a = architecture;
+  if (data.classes) a.classes = int(*data.classes);
+  try {
+    return {.thread_bytes = ConvNet::thread_bytes(a, precision, batch)};
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
+}
+
 }  // namespace dlsim::models

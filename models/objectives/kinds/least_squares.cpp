@@ -9,11 +9,6 @@ std::unique_ptr<Objective> LeastSquaresOptions::build(const ModelContext& c) con
   return std::make_unique<LeastSquares>(c.data->train.feature_count(), reg, bias, init);
 }
 
-std::optional<std::int64_t> LeastSquaresOptions::parameter_count(const DataShape& data) const {
-  if (!data.features) return std::nullopt;
-  return *data.features + (bias ? 1 : 0);
-}
-
 namespace least_squares_model {
 
 std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {

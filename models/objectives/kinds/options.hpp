@@ -23,25 +23,37 @@ struct LinearOptions : ModelOptions {
   Regularization regularization() const override { return reg; }
 };
 
-struct LeastSquaresOptions final : LinearOptions {
-  std::unique_ptr<Objective> build(const ModelContext& context) const override;
+/// least-squares and logistic: one weight per feature (and a bias); each thread gathers
+/// a batch of rows (with its labels) into its scratch.
+struct LinearModelOptions : LinearOptions {
   std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
+  ModelMemory memory(const DataShape& data, std::int64_t batch) const override;
 };
 
-struct LogisticOptions final : LinearOptions {
+struct LeastSquaresOptions final : LinearModelOptions {
+  std::unique_ptr<Objective> build(const ModelContext& context) const override;
+};
+
+struct LogisticOptions final : LinearModelOptions {
   std::vector<double> positive_classes;  // label values that become +1
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   void fit_labels(DataSplit& split) const override;
   void check_data(const DataShape& data) const override;
 };
 
-struct SoftmaxOptions final : LinearOptions {
+/// softmax and mlp (dense_classifier.hpp): the hidden widths (none for softmax).
+struct DenseOptions : LinearOptions {
+  std::vector<Index> hidden;
+  std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
+  ModelMemory memory(const DataShape& data, std::int64_t batch) const override;
+};
+
+struct SoftmaxOptions final : DenseOptions {
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   void fit_labels(DataSplit& split) const override;
 };
 
-struct MlpOptions final : LinearOptions {
-  std::vector<Index> hidden;
+struct MlpOptions final : DenseOptions {
   Activation activation = Activation::relu;
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   void fit_labels(DataSplit& split) const override;
@@ -57,11 +69,15 @@ struct ConvNetOptions final : ModelOptions {
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   Regularization regularization() const override { return reg; }
   void fit_labels(DataSplit& split) const override;
+  std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
+  ModelMemory memory(const DataShape& data, std::int64_t batch) const override;
 };
 
 struct ConsensusOptions final : ModelOptions {
   Index dimension = 10;
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
+  std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
+  ModelMemory memory(const DataShape& data, std::int64_t batch) const override;
 };
 
 struct ProfileOptions final : ModelOptions {

@@ -3,6 +3,7 @@
 // with their FLOPs per sample, and a fixed compute time per batch.
 #include <set>
 
+#include "models/objectives/counts.hpp"
 #include "models/objectives/kinds/options.hpp"
 #include "models/objectives/profile.hpp"
 
@@ -14,7 +15,7 @@ std::unique_ptr<Objective> ProfileOptions::build(const ModelContext& /*context*/
 
 std::optional<std::int64_t> ProfileOptions::parameter_count(const DataShape& /*data*/) const {
   std::int64_t total = 0;
-  for (Index n : tensor_sizes) total += n;
+  for (Index n : tensor_sizes) total = saturating_add(total, n);
   return total;
 }
 

@@ -19,7 +19,9 @@ const AlgorithmRegistration registered{{
     .keys = {consensus_step_key(), choco_order_key(),
              defaulted("beta", number().ge(0).lt(1), 0.999, "EMA factor of r*r."),
              defaulted("epsilon", number().gt(0), 1e-8, "Added to sqrt(v_hat).")},
-    .facts = choco_family_facts("adag-sgp (compressed push-sum with adaptive steps)"),
+    // choco-sgd's and the EMA v of r*r
+    .facts = choco_family_facts("adag-sgp (compressed push-sum with adaptive steps)",
+                                {.worker_vectors = 6}),
     .read = ChocoOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = true}); },

@@ -30,7 +30,9 @@ const AlgorithmRegistration registered{{
               .directed_graphs = true,
               .weights = WeightsNeeded::column_stochastic,
               .min_workers = 2,
-              .gossip_memory = {GossipMemory::Layout::push_sum, 3}},
+              .gossip_memory = {GossipMemory::Layout::push_sum, 3},
+              // choco-sgp's, with per-coordinate weights w and their differences and EMAs
+              .memory = {.worker_vectors = 12}},
     .read = PushSumOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, true); },

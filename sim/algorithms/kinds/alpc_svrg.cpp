@@ -71,7 +71,9 @@ const AlgorithmRegistration registered{{
                 defaulted("double_sampling", boolean(), false,
                           "Send two independent encodings of every inner message, one for the "
                           "z-step, one for the y-step (option I; bits doubled).")},
-    .facts = {.default_compressor = kLowPrecisionCompressor},
+    // svrg's and Katyusha's y, z and their weighted sum (alpc_svrg.cpp)
+    .facts = {.memory = {.worker_vectors = 14.5, .server_vectors = 5, .shard_gradients = true},
+              .default_compressor = kLowPrecisionCompressor},
     .read = SvrgFamilyOptions::read,
     .check = check,
     .launch = launch_alpc_svrg,

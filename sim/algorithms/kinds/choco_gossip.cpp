@@ -28,8 +28,10 @@ const AlgorithmRegistration registered{{
     .doc = "CHOCO-gossip (Koloskova et al. 2019): choco-sgd without local steps (pure "
            "averaging; model.kind consensus or profile), to tune consensus_step.",
     .keys = {consensus_step_key()},
-    .facts = choco_family_facts(
-        "choco-sgp (compressed push-sum; with model consensus it only averages)"),
+    // x, a decoded message, the difference x - x_hat (no gradient, no momentum)
+    .facts =
+        choco_family_facts("choco-sgp (compressed push-sum; with model consensus it only averages)",
+                           {.worker_vectors = 3}),
     .read = ChocoOptions::read,
     .check = check,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.local_steps = false}); },

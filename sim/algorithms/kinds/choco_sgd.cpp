@@ -16,7 +16,8 @@ const AlgorithmRegistration registered{{
            "Undirected graphs (static, or time-varying with per-neighbour copies) with doubly "
            "stochastic weights.",
     .keys = {consensus_step_key(), choco_order_key()},
-    .facts = choco_family_facts("choco-sgp (compressed push-sum)"),
+    // x, momentum, gradient, a decoded message, the difference x - x_hat
+    .facts = choco_family_facts("choco-sgp (compressed push-sum)", {.worker_vectors = 5}),
     .read = ChocoOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = false}); },

@@ -24,7 +24,9 @@ const AlgorithmRegistration registered{{
               .directed_graphs = true,
               .weights = WeightsNeeded::column_stochastic,
               .min_workers = 2,
-              .gossip_memory = {GossipMemory::Layout::push_sum, 1}},
+              .gossip_memory = {GossipMemory::Layout::push_sum, 1},
+              // x, z = x / w, gradient, momentum, q, differences, deltas (compressed_push_sum.hpp)
+              .memory = {.worker_vectors = 8.5}},
     .read = PushSumOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_compressed_push_sum(e, t, false); },

@@ -17,7 +17,9 @@ const AlgorithmRegistration registered{{
               .weights = WeightsNeeded::doubly_stochastic,
               .node_failures = true,
               .compressed_messages = false,
-              .min_workers = 2},
+              .min_workers = 2,
+              // x, the mixed sum, gradient, momentum, a decoded message (dpsgd_node.hpp)
+              .memory = {.worker_vectors = 3.5}},
     .check = nullptr,
     .launch = launch_dpsgd,
 }};

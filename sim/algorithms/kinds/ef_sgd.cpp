@@ -22,9 +22,12 @@ const AlgorithmRegistration registered{{
     .doc = "sgd with error feedback (Karimireddy et al. 2019): compressor.error_feedback "
            "defaults to and must be true; compressor.kind defaults to sign (EF-signSGD).",
     .keys = {collective_key(aggregate_collective_doc())},
-    .facts = {.default_compressor = "sign", .default_error_feedback = true},
+    .facts = {.memory = {.worker_vectors = 3.5, .server_vectors = 5},  // as sgd
+              .default_compressor = "sign",
+              .default_error_feedback = true},
     .check = check,
     .launch = launch_sgd,
+    .simulated_workers = sgd_simulated_workers,
 }};
 
 }  // namespace ef_sgd_algorithm

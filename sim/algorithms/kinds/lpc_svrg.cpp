@@ -23,7 +23,10 @@ const AlgorithmRegistration registered{{
                                    "(vr-gradient) or only grad f_i(x;B) - grad "
                                    "f_i(snapshot;B), mu added in full precision "
                                    "(difference).")},
-    .facts = {.default_compressor = kLowPrecisionCompressor},
+    .facts = {.memory = {.worker_vectors = 12,
+                         .server_vectors = 5,
+                         .shard_gradients = true},  // as svrg
+              .default_compressor = kLowPrecisionCompressor},
     .read = SvrgFamilyOptions::read,
     .check = check_svrg_family,
     .launch = launch_svrg,

@@ -24,9 +24,11 @@ const AlgorithmRegistration registered{{
     .doc = "sgd with the qsgd compressor (Alistarh et al. 2017): compressor.kind defaults to "
            "and must be qsgd.",
     .keys = {collective_key(aggregate_collective_doc())},
-    .facts = {.default_compressor = "qsgd"},
+    .facts = {.memory = {.worker_vectors = 3.5, .server_vectors = 5},  // as sgd
+              .default_compressor = "qsgd"},
     .check = check,
     .launch = launch_sgd,
+    .simulated_workers = sgd_simulated_workers,
 }};
 
 }  // namespace qsgd_algorithm

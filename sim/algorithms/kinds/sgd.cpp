@@ -14,9 +14,12 @@ const AlgorithmRegistration registered{{
         "How gradients are combined: a parameter server (an extra node with id = workers; the "
         "model goes back in fp32), allgather, or ring all-reduce (all-reducible compressors "
         "only: none, fp16; no error feedback).")},
-    .facts = {},
+    // x, gradient, momentum (and the mean off the server); the server: x, momentum, sum,
+    // a received vector, the mean
+    .facts = {.memory = {.worker_vectors = 3.5, .server_vectors = 5}},
     .check = nullptr,
     .launch = launch_sgd,
+    .simulated_workers = sgd_simulated_workers,
 }};
 
 }  // namespace sgd_algorithm

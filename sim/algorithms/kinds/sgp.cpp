@@ -18,7 +18,9 @@ const AlgorithmRegistration registered{{
               .weights = WeightsNeeded::column_stochastic,
               .node_failures = true,
               .compressed_messages = false,
-              .min_workers = 2},
+              .min_workers = 2,
+              // x, z, the (x, w) pair sent and mixed, gradient, momentum, received (sgp_node.hpp)
+              .memory = {.worker_vectors = 7.5}},
     .check = nullptr,
     .launch = launch_sgp,
 }};

@@ -15,7 +15,9 @@ const AlgorithmRegistration registered{{
            "epoch a full-precision snapshot gradient mu, then epoch_length steps with v_i = "
            "grad f_i(x;B) - grad f_i(snapshot;B) + mu.",
     .keys = svrg_keys() + std::vector<spec::Key>{snapshot_key()},
-    .facts = {},
+    // x, snapshot, mu, gradients at x and at the snapshot, the message, the mean, the
+    // step, momentum, the iterate sum, the snapshot pass's partial sums (svrg.cpp)
+    .facts = {.memory = {.worker_vectors = 12, .server_vectors = 5, .shard_gradients = true}},
     .read = SvrgFamilyOptions::read,
     .check = check_svrg_family,
     .launch = launch_svrg,

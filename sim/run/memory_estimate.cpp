@@ -1,0 +1,171 @@
+// estimate_memory (memory_estimate.hpp): the pieces of a run's peak memory.
+#include "sim/run/memory_estimate.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/compress/factory.hpp"
+#include "sim/algorithms/algorithms.hpp"
+#include "sim/collectives/collective_memory.hpp"
+
+namespace dlsim::sim {
+
+namespace {
+
+// Measured constants (memory_estimate.hpp says how).
+constexpr double kBaselineBytes = 7.9e6;
+constexpr double kNodeBytes = 2.7e3;
+constexpr double kProcessBytes = 8.5e3;
+constexpr double kMessageBytes = 280;
+constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
+constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded
+constexpr double kRecorderVectors = 2;     // per model holder: pending and latest deposit
+
+std::string count(double x) {
+  return fmt::format("{:.6g}", x);
+}
+
+// The key to blame for the data: the source's size key, else its file, else `data`.
+std::string data_key(const Scenario& s) {
+  if (!s.data.options) return "data";
+  if (s.data.shape().samples) return "data.samples";
+  const auto files = s.data.options->paths();
+  return files.empty() ? "data" : "data." + files.front().first;
+}
+
+// Public gossip copies over all workers, in model-sized vectors: one copy (CHOCO: x̂, s)
+// on a static graph, push-sum one per outgoing stream plus one per in-neighbour; on a
+// time-varying graph one per neighbour met in the rounds run, bounded by the degrees
+// (summary.json gossip_memory counts them exactly after the run).
+double gossip_vectors(const Scenario& s, const topo::GraphSchedule& graph, std::int64_t rounds) {
+  const GossipMemory& memory = s.algorithm.facts().gossip_memory;
+  if (memory.layout == GossipMemory::Layout::none) return 0;
+  const bool push_sum = memory.layout == GossipMemory::Layout::push_sum;
+  const double others = double(graph.nodes() - 1);
+  double distinct = double(graph.period() > 0 ? graph.period() : graph.nodes());
+  if (rounds > 0) distinct = std::min(distinct, double(rounds));
+  double copies = 0;
+  for (int i = 0; i < graph.nodes(); ++i) {
+    const topo::Neighborhood nb = graph.neighborhood(i, 0);
+    const double out = double(nb.out.size()), in = double(nb.in.size());
+    if (!graph.time_varying())
+      copies += push_sum ? 1 + in : 1;
+    else
+      copies += std::min(others, distinct * out) + (push_sum ? std::min(others, distinct * in) : 0);
+  }
+  return copies * memory.vectors_per_copy;
+}
+
+// Messages one round puts in flight: every arc of a gossip round, or the collective's.
+double messages_per_round(const Scenario& s, const topo::GraphSchedule* graph,
+                          std::int64_t simulated) {
+  if (graph) {
+    double arcs = 0;
+    for (int i = 0; i < graph->nodes(); ++i) arcs += double(graph->neighborhood(i, 0).out.size());
+    return arcs;
+  }
+  if (simulated < 2) return 0;  // a lone process (ring all-reduce's shortcut) sends nothing
+  return collective_memory(s.algorithm.collective, double(s.workers)).messages_per_round;
+}
+
+}  // namespace
+
+std::string format_bytes(double bytes) {
+  if (bytes >= 1e12) return fmt::format("{:.3g} TB", bytes / 1e12);
+  if (bytes >= 1e9) return fmt::format("{:.3g} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.3g} MB", bytes / 1e6);
+  return fmt::format("{:.3g} kB", bytes / 1e3);
+}
+
+const MemoryPiece& MemoryEstimate::largest() const {
+  const MemoryPiece* loading = nullptr;
+  const MemoryPiece* best = nullptr;
+  double running = 0;
+  for (const MemoryPiece& p : pieces) {
+    if (p.name == "baseline") continue;
+    if (p.name == "loading") {
+      loading = &p;
+      continue;
+    }
+    running += p.bytes;
+    if (!best || p.bytes > best->bytes) best = &p;
+  }
+  if (loading && loading->bytes > running) return *loading;
+  return best ? *best : pieces.front();
+}
+
+MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
+  const AlgorithmFacts& facts = s.algorithm.facts();
+  const double n = double(s.workers), nodes = double(node_count(s));
+  const double simulated = double(z.simulated_workers);
+  const double d = double(z.values);
+  const bool server = !facts.decentralized && s.algorithm.collective == "parameter-server";
+
+  MemoryEstimate e;
+  e.pieces.push_back({"baseline", kBaselineBytes, "the process itself (measured)", "workers"});
+
+  // The data, as stored and while it is prepared.
+  const double row_bytes = 8 * (double(z.features) + 1);
+  const double rows = double(z.train_rows + z.test_rows + z.eval_rows);
+  const double loading = double(z.loading_rows) * row_bytes;
+  e.pieces.push_back({"loading", loading,
+                      fmt::format("{} rows held while loading x {} values x 8 bytes",
+                                  z.loading_rows, z.features + 1),
+                      data_key(s)});
+  e.pieces.push_back({"data", rows * row_bytes + 8 * double(z.train_rows),
+                      fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
+                      data_key(s)});
+
+  // Model-sized vectors.
+  std::unique_ptr<topo::GraphSchedule> graph;
+  if (facts.decentralized) graph = std::make_unique<topo::GraphSchedule>(communication_graph(s));
+  const CompressorSpec& c = s.algorithm.compressor;
+  double per_worker = facts.memory.worker_vectors + (c.error_feedback ? 2 : 0) +
+                      (c.options ? c.options->scratch_vectors() : 0) +
+                      (c.per_tensor && z.tensors > 1 ? 1 : 0);
+  if (!facts.decentralized)
+    per_worker += collective_memory(s.algorithm.collective, n).worker_vectors;
+  const double holders = facts.decentralized ? n : 1;
+  const double vectors = simulated * per_worker + (server ? facts.memory.server_vectors : 0) +
+                         (graph ? gossip_vectors(s, *graph, z.rounds) : 0) +
+                         holders * kRecorderVectors + 1;
+  double payload = 0;  // encoded bytes of one message (models without math send none)
+  if (z.values > 0 && z.parameters > 0)
+    payload = double(models::build_compressor(c, {z.parameters})->bits_for(z.parameters)) / 8;
+  const double buffers = (simulated + (server ? 1 : 0)) * kPayloadBuffers;
+  const double state = 8 * d * vectors + 8 * n * z.model.worker_values + buffers * payload;
+  e.pieces.push_back(
+      {"model state", state,
+       fmt::format("{} model-sized vectors x {} values x 8 bytes, {} payload buffers of {}{}",
+                   count(vectors), z.values, count(buffers), format_bytes(payload),
+                   z.model.worker_values > 0 ? fmt::format(", {} workers x {} own values",
+                                                           s.workers, count(z.model.worker_values))
+                                             : ""),
+       "workers"});
+
+  // Per-thread scratch: every thread that runs jobs or evaluation chunks keeps its own.
+  const double threads = double(std::max(z.threads, 1));
+  e.pieces.push_back(
+      {"thread scratch", threads * z.model.thread_bytes,
+       fmt::format("{} threads x {} bytes", count(threads), count(z.model.thread_bytes)),
+       "algorithm.batch_size"});
+
+  // The engine's per-node, per-process and per-message state.
+  const double messages = messages_per_round(s, graph.get(), z.simulated_workers);
+  const double chains = c.per_tensor && z.tensors > 1 ? double(z.tensors) * kTensorChainBytes : 0;
+  e.pieces.push_back(
+      {"engine",
+       nodes * kNodeBytes + simulated * (kProcessBytes + chains) + messages * kMessageBytes,
+       fmt::format("{} nodes, {} worker processes, {} messages in flight", count(nodes),
+                   count(simulated), count(messages)),
+       "workers"});
+
+  double running = 0;
+  for (const MemoryPiece& p : e.pieces)
+    if (p.name != "baseline" && p.name != "loading") running += p.bytes;
+  e.bytes = kBaselineBytes + std::max(loading, running);
+  return e;
+}
+
+}  // namespace dlsim::sim

@@ -1,0 +1,86 @@
+// The estimate of a run's peak memory (resident set), made from the scenario and the
+// sizes known so far, before the things it counts are allocated (docs/design.md §4,
+// "Memory"). The memory guard (memory_guard.hpp) compares it with the memory available.
+// Pieces, in bytes (8 per double; d = values per model vector, n workers, N nodes):
+//   baseline      the process itself: code, libraries, allocator (measured: a 1-worker
+//                 profile run peaks at about 8 MB);
+//   data          every stored row of the training, test and eval sets: rows ·
+//                 (features + 1) · 8, plus 8 per training row (the shards' row indices);
+//   loading       the data while it is prepared (nothing else exists yet): the rows the
+//                 source stored, plus the copies test_fraction (every training row, into
+//                 the new training and test sets) or train_samples (the subsample) take
+//                 while the loaded set still exists, · (features + 1) · 8;
+//   model state   8d per model-sized vector: each simulated worker's own
+//                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp), the
+//                 collective's buffers (sim/collectives/collective_memory.hpp), the public
+//                 copies of `gossip_memory` (bounded from the graph's degrees), the
+//                 compressor's (2 for an error-feedback residual, 1 for per-tensor slices,
+//                 its scratch_vectors), the server's, and the metrics recorder's 2 per model
+//                 holder + 1; plus two payload buffers of the encoded size per worker and
+//                 the model's per-worker values (consensus starts: n · d);
+//   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
+//                 activations, im2col) on every thread that runs jobs or evaluation
+//                 chunks (--threads);
+//   engine        per node 2.7 KB (Node, ports, mailbox, compute-jitter stream), per
+//                 simulated worker process 8.5 KB (coroutine frames, WorkerMath's random
+//                 streams and pools), per message one round puts in flight 280 B
+//                 (transfer slot, mailbox entry, fair-sharing flow), and per tensor per
+//                 worker 840 B for per-tensor compressor chains (measured: peak RSS over
+//                 node counts from 1,024 to 65,536).
+// The peak is baseline + max(loading, data + model state + thread scratch + engine).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/objectives/registry.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace dlsim::sim {
+
+/// One part of the estimate: its name, size, how it was computed ("3 vectors x ..."),
+/// and the scenario key to blame when it makes the run too large.
+struct MemoryPiece {
+  std::string name;
+  double bytes = 0;
+  std::string how;
+  std::string key;
+};
+
+struct MemoryEstimate {
+  std::vector<MemoryPiece> pieces;  // baseline, loading, data, model state, scratch, engine
+  double bytes = 0;                 // the peak (rule above)
+
+  /// The piece that dominates the peak (never the baseline).
+  const MemoryPiece& largest() const;
+};
+
+/// What is known of the run's sizes when the estimate is made; unknown sizes are 0, so
+/// an early estimate is a lower bound of the final one.
+struct RunSizes {
+  // The data as stored (0 without data).
+  std::int64_t train_rows = 0;
+  std::int64_t test_rows = 0;
+  std::int64_t eval_rows = 0;
+  std::int64_t features = 0;
+  std::int64_t loading_rows = 0;  // rows held at once while the data is prepared
+  // The model.
+  std::int64_t values = 0;      // d: doubles per model vector (0 without math)
+  std::int64_t parameters = 0;  // coordinates per message
+  std::int64_t tensors = 1;
+  models::ModelMemory model;
+  // The run.
+  std::int64_t simulated_workers = 0;  // worker processes launched (AlgorithmInfo)
+  int threads = 1;                     // --threads
+  std::int64_t rounds = 0;             // iterations, for time-varying graphs; 0: unknown
+};
+
+/// The estimate for scenario `s` with these sizes (throws nothing; huge sizes give huge
+/// estimates, computed in doubles).
+MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& sizes);
+
+/// Bytes as messages show them: "12.4 GB", "812 MB", "3.1 TB".
+std::string format_bytes(double bytes);
+
+}  // namespace dlsim::sim
