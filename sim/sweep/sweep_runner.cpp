@@ -63,7 +63,16 @@ void check_output_dir(const SweepPlan& plan, const SweepOptions& options) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "exists and is not a folder");
-  if (!options.resume && !fs::is_empty(dir, ec)) {
+  // Lock files (output_lock.hpp) do not count: under mpirun rank 0 may already hold the
+  // folder's lock while another rank checks it.
+  const auto holds_results = [&] {
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (!(name.starts_with(".dlsim") && name.ends_with(".lock"))) return true;
+    }
+    return false;
+  };
+  if (!options.resume && holds_results()) {
     if (fs::exists(dir / "sweep.json"))
       throw InputError(dir.string(),
                        "already holds a sweep; add --resume to continue it (finished runs are "
