@@ -52,6 +52,53 @@ TEST_CASE("SimTime converts seconds to integer picoseconds", "[engine]") {
   CHECK(SimTime::from_ps(3) + SimTime::from_ps(4) == SimTime::from_ps(7));
 }
 
+TEST_CASE("time arithmetic saturates at the clock's ends instead of wrapping", "[engine]") {
+  const SimTime near_end = SimTime::max() - SimTime::from_ps(5);
+  CHECK(near_end + SimTime::from_ps(5) == SimTime::max());
+  CHECK(near_end + SimTime::from_ps(6) == SimTime::max());
+  CHECK(SimTime::min() - SimTime::from_ps(1) == SimTime::min());
+  CHECK(SimTime::from_ps(2) - SimTime::min() == SimTime::max());
+  CHECK(SimTime::from_seconds(1e10) == SimTime::max());  // 1e22 ps
+  CHECK(SimTime::from_seconds(-1e10) == SimTime::min());
+  CHECK(SimTime::from_seconds(9.2e6).ps == 9'200'000'000'000'000'000);
+}
+
+TEST_CASE("a process waiting beyond the clock's end stops the run there", "[engine]") {
+  Engine engine;
+  bool resumed = false;
+  engine.spawn([](Engine& e, bool& done) -> Task<void> {
+    co_await Delay{e, SimTime::from_ps(10)};
+    co_await Delay{e, SimTime::max()};  // saturates: due at the clock's end
+    done = true;
+  }(engine, resumed));
+  engine.run();
+  CHECK_FALSE(resumed);
+  CHECK(engine.reached_clock_end());
+  CHECK(engine.now() == SimTime::max());
+  CHECK(engine.live_processes() == 1);
+}
+
+TEST_CASE("an event beyond the clock's end left after every process finished is no stop",
+          "[engine]") {
+  Engine engine;
+  Recorder r;
+  r.engine = &engine;
+  engine.schedule(SimTime::max(), &r, 1);  // e.g. a transfer re-planned since
+  engine.spawn([](Engine& e) -> Task<void> { co_await Delay{e, SimTime::from_ps(3)}; }(engine));
+  engine.run();
+  CHECK(r.seen.empty());
+  CHECK_FALSE(engine.reached_clock_end());
+  CHECK(engine.now() == SimTime::from_ps(3));
+}
+
+TEST_CASE("run(until) comes first when the rest lies beyond the clock's end", "[engine]") {
+  Engine engine;
+  engine.spawn([](Engine& e) -> Task<void> { co_await Delay{e, SimTime::max()}; }(engine));
+  engine.run(SimTime::from_ps(100));
+  CHECK_FALSE(engine.reached_clock_end());
+  CHECK(engine.now() == SimTime::from_ps(100));
+}
+
 TEST_CASE("events run in time order, equal times in scheduling order", "[engine]") {
   Engine engine;
   Recorder r;

@@ -46,9 +46,11 @@ void Engine::run(SimTime until) {
       continue;
     }
     if (queue_.empty()) {
-      // What is left would happen only beyond the clock's end: the run ends there (or at
-      // `until`, which comes first).
-      if (beyond_clock_end_) {
+      // A process still waits for something due only beyond the clock's end: the run
+      // ends there (or at `until`, which comes first). When every process has finished,
+      // the run simply ended (a transfer whose finish once saturated may have been
+      // re-planned since).
+      if (beyond_clock_end_ && live_processes() > 0) {
         if (until < SimTime::max())
           now_ = until;
         else

@@ -69,7 +69,8 @@ class Engine final : private ProcessObserver {
   /// finish saturates); scheduling at SimTime::max() does the same.
   void note_beyond_clock_end() { beyond_clock_end_ = true; }
   /// Whether the last run() ended because every remaining event lay beyond the end of
-  /// the clock (SimTime::max(), where time arithmetic saturates).
+  /// the clock (SimTime::max(), where time arithmetic saturates) while a process was still
+  /// waiting.
   bool reached_clock_end() const { return reached_clock_end_; }
   bool stopped() const { return stopped_; }
 
