@@ -11,17 +11,12 @@
 #include <sstream>
 
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/messages.hpp"
 
 namespace dlsim::sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string reason(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = char(text[0] - 'A' + 'a');
-  return text;
-}
 
 // "pid N" of a process holding an flock on the file, from /proc/locks (lines such as
 // `3: FLOCK  ADVISORY  WRITE 4242 fe:01:1234567 0 EOF`); "another process" when it is
@@ -73,7 +68,9 @@ OutputLock::OutputLock(const fs::path& folder, const std::string& where, Mode mo
   if (ec) throw InputError(where, "cannot create folder " + folder.string() + ": " + ec.message());
   const fs::path lock = folder / file;
   fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InputError(where, "cannot write " + lock.string() + ": " + reason(errno));
+  if (fd_ < 0)
+    throw InputError(where,
+                     "cannot write " + lock.string() + ": " + messages::system_error_text(errno));
   if (::flock(fd_, (mode == Mode::exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
     const int error = errno;
     const std::string who = error == EWOULDBLOCK ? holder(fd_) : "";
@@ -82,7 +79,8 @@ OutputLock::OutputLock(const fs::path& folder, const std::string& where, Mode mo
     if (error == EWOULDBLOCK)
       throw InputError(where, "output folder " + folder.string() + " in use by " + who +
                                   " (one dlsim writes into a folder at a time)");
-    throw InputError(where, "cannot lock " + lock.string() + ": " + reason(error));
+    throw InputError(where,
+                     "cannot lock " + lock.string() + ": " + messages::system_error_text(error));
   }
 }
 

@@ -8,15 +8,10 @@
 #include <cstring>
 
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/messages.hpp"
 
 namespace dlsim::sim {
 namespace {
-
-std::string reason(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = char(text[0] - 'A' + 'a');
-  return text;
-}
 
 std::string mebibytes(std::size_t bytes) {
   return std::to_string(bytes >> 20) + " MiB";
@@ -35,9 +30,11 @@ struct Descriptor {
 std::string read_bounded_text(const std::string& path, std::size_t limit, const std::string& what) {
   if (path.find('\0') != std::string::npos) throw InputError("file name", "contains a NUL byte");
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (file.fd < 0) throw InputError(path, "cannot read file: " + reason(errno));
+  if (file.fd < 0)
+    throw InputError(path, "cannot read file: " + messages::system_error_text(errno));
   struct stat info {};
-  if (::fstat(file.fd, &info) != 0) throw InputError(path, "cannot read file: " + reason(errno));
+  if (::fstat(file.fd, &info) != 0)
+    throw InputError(path, "cannot read file: " + messages::system_error_text(errno));
   if (S_ISDIR(info.st_mode)) throw InputError(path, "cannot read file: is a directory");
   if (!S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode))
     throw InputError(path, "cannot read file: not a regular file or a pipe");
@@ -50,7 +47,7 @@ std::string read_bounded_text(const std::string& path, std::size_t limit, const 
     const ssize_t got = ::read(file.fd, buffer, sizeof buffer);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw InputError(path, "cannot read file: " + reason(errno));
+      throw InputError(path, "cannot read file: " + messages::system_error_text(errno));
     }
     if (got == 0) break;
     if (text.size() + std::size_t(got) > limit) throw InputError(path, too_large);

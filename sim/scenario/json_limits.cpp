@@ -1,9 +1,6 @@
 #include "sim/scenario/json_limits.hpp"
 
-#include <cmath>
-
 #include "sim/scenario/input_error.hpp"
-#include "sim/scenario/messages.hpp"
 
 namespace dlsim::sim {
 
@@ -41,22 +38,7 @@ nlohmann::json parse_command_line_value(const std::string& text, const std::stri
   check_json_depth(text, where);
   nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return text;
-  check_finite_numbers(value, "", where);
   return value;
-}
-
-void check_finite_numbers(const nlohmann::json& doc, const std::string& path,
-                          const std::string& where) {
-  if (doc.is_number_float() && !std::isfinite(doc.get<double>()))
-    throw InputError(path.empty() ? where : path,
-                     "number out of range (beyond ±1.8e308, the largest double)");
-  if (doc.is_object()) {
-    for (const auto& [key, value] : doc.items())
-      check_finite_numbers(value, messages::child_path(path, key), where);
-  } else if (doc.is_array()) {
-    for (std::size_t i = 0; i < doc.size(); ++i)
-      check_finite_numbers(doc[i], messages::index_path(path, i), where);
-  }
 }
 
 }  // namespace dlsim::sim

@@ -2,8 +2,8 @@
 // grid value is checked against them before it is parsed, so that hostile input costs
 // bounded time, memory and stack. nlohmann's parser keeps its own stack, but copying,
 // comparing and dumping a document recurse once per nesting level: 50,000 levels
-// overflow the thread's stack. Every number must also be finite (`1e999` parses to
-// infinity).
+// overflow the thread's stack. (Numbers beyond a double, `1e999`, nlohmann refuses
+// itself: read.cpp reports them, and a command-line value becomes a string.)
 #pragma once
 
 #include <cstddef>
@@ -28,14 +28,8 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t cap = kMaxJson
 void check_json_depth(std::string_view text, const std::string& where);
 
 /// Parses a command-line value (`--set`, `--grid`): JSON when it parses, else the raw
-/// text as a string. Refuses (InputError at `where`) nesting beyond kMaxJsonDepth and
-/// numbers out of a double's range.
+/// text as a string (so `1e999` is the string "1e999"). Refuses (InputError at `where`)
+/// nesting beyond kMaxJsonDepth.
 nlohmann::json parse_command_line_value(const std::string& text, const std::string& where);
-
-/// Throws InputError naming the JSON path of the first number that is not finite
-/// (`1e999` in a file parses to infinity). `path` is the document's own path ("" at
-/// the root, which is then named `where`).
-void check_finite_numbers(const nlohmann::json& doc, const std::string& path = "",
-                          const std::string& where = "scenario");
 
 }  // namespace dlsim::sim

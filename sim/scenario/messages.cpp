@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace dlsim::sim::messages {
 namespace {
@@ -105,6 +106,12 @@ std::string number_text(double x) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%g", x);
   return buffer;
+}
+
+std::string system_error_text(int error) {
+  std::string text = std::strerror(error);
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = char(text[0] - 'A' + 'a');
+  return text;
 }
 
 }  // namespace dlsim::sim::messages

@@ -39,4 +39,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 /// A bound written compactly: 0, 1, 0.5, 1e+06.
 std::string number_text(double x);
 
+/// strerror(error) starting lower-case, for "cannot read file: no such file or directory".
+std::string system_error_text(int error);
+
 }  // namespace dlsim::sim::messages

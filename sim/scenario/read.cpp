@@ -144,7 +144,6 @@ nlohmann::json parse_scenario_text(const std::string& text, const std::string& p
   }
   if (!builder.duplicate().empty())
     throw InputError(path, "duplicate key " + messages::shown(nlohmann::json(builder.duplicate())));
-  check_finite_numbers(doc, "", path);
   return doc;
 }
 

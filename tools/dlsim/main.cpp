@@ -72,7 +72,6 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
             const std::string& threads, bool profile, const std::string& memory_limit,
             std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
-  if (out_given && out.empty()) throw InputError("--out", "empty folder name");
   const int thread_count = dlsim::tool::parse_threads(threads);
   const dlsim::sim::PrepareOptions prepare_options{
       .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
