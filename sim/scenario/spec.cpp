@@ -21,7 +21,10 @@ Object build_scenario() {
   };
   output_dir.default_doc = "\"results/\" + name";
   return plain({
-      defaulted("name", string(), "run", "Name of the run."),
+      defaulted("name", string(), "run",
+                "Name of the run; it names the default output folder results/<name>, so it "
+                "must be a safe folder name: 1-128 bytes, no control characters, no slash or "
+                "backslash, not \".\" or \"..\"."),
       defaulted("description", string(), "", "Free text."),
       defaulted("seed", integer().ge(0), 1, "Seed from which every random stream is derived."),
       defaulted("workers", integer().ge(1).le(1'000'000), 4, "Number of workers."),
