@@ -33,34 +33,31 @@ printf '%s' "$workers300k" > "$tmp/w.json"
 if ldd "$dlsim" 2> /dev/null | grep -q asan; then
   echo "skip rlimit_as, out_of_memory_*: AddressSanitizer build"
 else
+  # under_ulimit NAME KB CODE PATTERN FILE OUT [args]: `dlsim run FILE --out OUT` under
+  # `ulimit -v KB` exits CODE with one stderr line matching PATTERN; with CODE 2 nothing
+  # is written.
+  under_ulimit() {
+    local name=$1 kb=$2 code=$3 pattern=$4 file=$5 out=$6
+    shift 6
+    count=$((count + 1))
+    (ulimit -v "$kb" && "$dlsim" run "$file" --out "$out" --quiet "$@") > /dev/null 2> "$tmp/stderr"
+    local rc=$?
+    if [ "$rc" -eq "$code" ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] &&
+       grep -q "$pattern" "$tmp/stderr" && { [ "$code" -ne 2 ] || [ ! -e "$out" ]; }; then
+      echo "ok   $name: $(cat "$tmp/stderr")"
+    else
+      echo "FAIL $name: exit $rc: $(cat "$tmp/stderr")"; failures=$((failures + 1))
+    fi
+  }
   # The limit from the process's own RLIMIT_AS when no --memory-limit.
-  count=$((count + 1))
-  (ulimit -v 2600000 && "$dlsim" run "$tmp/w.json" --out "$tmp/out-as" --quiet) > /dev/null 2> "$tmp/stderr"
-  rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] && grep -q "^dlsim: error: workers: .*(RLIMIT_AS)$" "$tmp/stderr" && [ ! -e "$tmp/out-as" ]; then
-    echo "ok   rlimit_as: $(cat "$tmp/stderr")"
-  else
-    echo "FAIL rlimit_as: exit $rc: $(cat "$tmp/stderr")"; failures=$((failures + 1))
-  fi
+  under_ulimit rlimit_as 2600000 2 "^dlsim: error: workers: .*(RLIMIT_AS)$" "$tmp/w.json" "$tmp/out-as"
   # A --memory-limit above what RLIMIT_AS allows lets std::bad_alloc happen: one line,
   # exit 2 while the data is generated (nothing written), exit 1 once the run has begun.
-  count=$((count + 1))
   printf '{"workers": 2, "data": {"source": "synthetic-regression", "samples": 1000000, "features": 1000}, %s}' "$stop" > "$tmp/big.json"
-  (ulimit -v 1000000 && "$dlsim" run "$tmp/big.json" --out "$tmp/out-oom1" --quiet --memory-limit 100GB) > /dev/null 2> "$tmp/stderr"
-  rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] && grep -q "^dlsim: error: memory: ran out of memory while loading" "$tmp/stderr" && [ ! -e "$tmp/out-oom1" ]; then
-    echo "ok   out_of_memory_preparing: $(cat "$tmp/stderr")"
-  else
-    echo "FAIL out_of_memory_preparing: exit $rc: $(cat "$tmp/stderr")"; failures=$((failures + 1))
-  fi
-  count=$((count + 1))
-  (ulimit -v 1500000 && "$dlsim" run "$tmp/w.json" --out "$tmp/out-oom2" --quiet --memory-limit 100GB) > /dev/null 2> "$tmp/stderr"
-  rc=$?
-  if [ "$rc" -eq 1 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] && grep -q "^dlsim: error: ran out of memory during the run (estimated peak" "$tmp/stderr"; then
-    echo "ok   out_of_memory_running: $(cat "$tmp/stderr")"
-  else
-    echo "FAIL out_of_memory_running: exit $rc: $(cat "$tmp/stderr")"; failures=$((failures + 1))
-  fi
+  under_ulimit out_of_memory_preparing 1000000 2 "^dlsim: error: memory: ran out of memory while loading" \
+    "$tmp/big.json" "$tmp/out-oom1" --memory-limit 100GB
+  under_ulimit out_of_memory_running 1500000 1 "^dlsim: error: ran out of memory during the run (estimated peak" \
+    "$tmp/w.json" "$tmp/out-oom2" --memory-limit 100GB
 fi
 
 # --memory-limit: bad values, and a limit below a small run's needs.
