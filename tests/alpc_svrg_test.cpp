@@ -151,7 +151,8 @@ TEST_CASE("the smoothness estimate matches the closed forms", "[alpc-svrg]") {
 }
 
 TEST_CASE("ALPC-SVRG's bits with double sampling: two inner messages per step", "[alpc-svrg]") {
-  const std::uint64_t d = 6, n = 4, K = 35, epochs = 4;  // T = 10
+  // T = 20 (the default, two passes over a 100-row shard in batches of 10): epochs at k = 0, 20
+  const std::uint64_t d = 6, n = 4, K = 35, epochs = 2;
   const auto out = dlsim::test::run_scenario(regression({{"kind", "alpc-svrg"},
                                                          {"collective", "allgather"},
                                                          {"double_sampling", true},
@@ -173,4 +174,36 @@ TEST_CASE("alpc-svrg refuses what Katyusha cannot run", "[alpc-svrg]") {
       {"model", {{"kind", "mlp"}, {"hidden", {8}}, {"l2", 0.01}}},
       {"algorithm", {{"kind", "alpc-svrg"}}}};
   CHECK(error_path(mlp) == "algorithm.L");
+}
+
+TEST_CASE("ALPC-SVRG's default epoch is Katyusha's m = 2n: two passes over a shard",
+          "[alpc-svrg]") {
+  // 400 samples, 4 workers, batch 10: one pass over a shard is 10 steps, so alpc-svrg's
+  // default m = floor(2 * 400 / (4 * 10)) = 20 and svrg's stays 10. Equal metrics rows
+  // (bits count every snapshot exchange, the loss every step) show the epoch length.
+  const auto rows_of = [](json algorithm) {
+    algorithm["batch_size"] = 10;
+    algorithm["collective"] = "allgather";
+    json doc = regression(algorithm, 60, 0.01);
+    doc["metrics"]["every"]["iterations"] = 1;
+    return metrics_rows(dlsim::test::run_scenario(doc, "epoch-length").metrics_csv);
+  };
+  const auto same = [](const auto& a, const auto& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t r = 0; r < a.size(); ++r) {
+      if (a[r].bits_total != b[r].bits_total || a[r].train_loss != b[r].train_loss) return false;
+    }
+    return true;
+  };
+  const json alpc = {{"kind", "alpc-svrg"}, {"compressor", {{"kind", "lpc"}, {"bits", 4}}}};
+  json alpc20 = alpc, alpc10 = alpc;
+  alpc20["epoch_length"] = 20;
+  alpc10["epoch_length"] = 10;
+  const auto by_default = rows_of(alpc);
+  CHECK(same(by_default, rows_of(alpc20)));
+  CHECK_FALSE(same(by_default, rows_of(alpc10)));
+  const json svrg = {{"kind", "svrg"}};
+  json svrg10 = svrg;
+  svrg10["epoch_length"] = 10;
+  CHECK(same(rows_of(svrg), rows_of(svrg10)));
 }

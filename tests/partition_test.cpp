@@ -207,6 +207,52 @@ TEST_CASE("dirichlet: every worker gets at least one sample, even with tiny alph
   CHECK(partition_dirichlet(labels, 4, 0.5, a) == partition_dirichlet(labels, 4, 0.5, b));
 }
 
+// The reference draw (AdaG_SGD partition_data.py) keeps shards at exactly ⌊N/n⌋ rows while
+// keeping the label skew of Dir(alpha); 16 workers exercise its groups of 10 workers.
+TEST_CASE("balanced dirichlet: equal shards of floor(N/n), skewed at small alpha") {
+  const Vector labels = balanced_labels(10, 601, 7);  // 6010 rows: 6010 mod 16 = 10 left out
+  for (double alpha : {0.1, 1000.0}) {
+    std::mt19937_64 rng(8);
+    const Shards shards = partition_balanced_dirichlet(labels, 16, alpha, rng);
+    REQUIRE(shards.size() == 16);
+    std::set<Index> seen;
+    for (const auto& s : shards) {
+      CHECK(s.size() == 6010 / 16);
+      seen.insert(s.begin(), s.end());
+    }
+    CHECK(seen.size() == 16 * (6010 / 16));  // disjoint
+    const double tv = mean_tv_distance(shards, labels, 10);
+    INFO("alpha " << alpha << ": TV " << tv);
+    // Dir(0.1): each worker's draw holds a few classes, TV ≈ 0.6-0.7 (the cut into equal
+    // shards moves only the rows beyond a draw's fair size); Dir(1000): sampling noise.
+    if (alpha < 1) CHECK(tv > 0.45);
+    if (alpha > 1) CHECK(tv < 0.08);
+  }
+  // The unbalanced draw at the same alpha gives very unequal shards; the balanced never.
+  std::mt19937_64 rng(8);
+  const Shards unbalanced = partition_dirichlet(labels, 16, 0.1, rng);
+  const auto [small, large] =
+      std::minmax_element(unbalanced.begin(), unbalanced.end(),
+                          [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  CHECK(large->size() > 2 * small->size());
+  // Same seed, same shards.
+  std::mt19937_64 a(3), b(3);
+  CHECK(partition_balanced_dirichlet(labels, 12, 0.5, a) ==
+        partition_balanced_dirichlet(labels, 12, 0.5, b));
+}
+
+TEST_CASE("balanced dirichlet: gives up with a message when no draw can be balanced") {
+  // One class: one Dir(1e-9) draw per try puts all rows on one worker (a try succeeds with
+  // probability about 1e-9), so the other never reaches half its fair size (2 of 10 rows).
+  const Vector one_class = Vector::Zero(10);
+  std::mt19937_64 rng(1);
+  CHECK_THROWS_WITH(
+      partition_balanced_dirichlet(one_class, 2, 1e-9, rng),
+      Catch::Contains("balanced dirichlet found no draw") && Catch::Contains("raise alpha"));
+  CHECK_THROWS_WITH(partition_balanced_dirichlet(one_class, 11, 1.0, rng),
+                    Catch::Contains("cannot be split among 11 workers"));
+}
+
 TEST_CASE("shards: each worker holds per_worker label-sorted pieces") {
   const Vector labels = balanced_labels(10, 100, 4);  // 1000 samples
   std::mt19937_64 rng(6);

@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 
+#include "topologies/analysis.hpp"
 #include "topologies/facts.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/registry.hpp"
@@ -99,6 +100,50 @@ TEST_CASE("large rings and tori: the sparse path matches the closed form", "[spe
   CHECK_THAT(odd.spectrum.method, Catch::Contains("Spectra"));
   CHECK(*odd.spectrum.lambda_min == Approx(smallest).margin(1e-9));
   CHECK((1 - *odd.spectrum.lambda2) == Approx(0.4 * (1 - std::cos(2 * kPi / d))).epsilon(1e-6));
+}
+
+// The Dyck graph's known invariants, computed here from the adjacency matrix alone (not
+// from the library's spectrum code): cubic, 48 edges, bipartite, girth 6, diameter 5, and
+// the characteristic polynomial (x - 3)(x + 3)(x - 1)^9 (x + 1)^9 (x^2 - 5)^6.
+TEST_CASE("dyck: the Dyck graph's invariants and spectrum", "[spectrum]") {
+  const Graph g = dyck_graph(32);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(32, 32);
+  int arcs = 0;
+  for (int i = 0; i < 32; ++i) {
+    CHECK(g.out_degree(i) == 3);
+    for (int j : g.out(i)) {
+      a(i, j) = 1;
+      ++arcs;
+    }
+  }
+  CHECK(arcs == 2 * 48);
+  CHECK(g.edges() == 48);
+  CHECK((a - a.transpose()).cwiseAbs().maxCoeff() == 0);
+  // Girth 6: no closed walk of length 3 or 5 through distinct edges in a bipartite graph;
+  // no 4-cycle means every pair of nodes shares at most one neighbour.
+  const Eigen::MatrixXd a2 = a * a;
+  const Eigen::MatrixXd a3 = a2 * a;
+  CHECK(a3.diagonal().cwiseAbs().maxCoeff() == 0);  // no triangle
+  for (int i = 0; i < 32; ++i) {
+    for (int j = 0; j < 32; ++j) {
+      if (i != j) CHECK(a2(i, j) <= 1);  // no 4-cycle
+    }
+  }
+  // Bipartite: the spectrum is symmetric about 0 and has -3.
+  const Eigen::VectorXd ev = eigenvalues(a);
+  const std::vector<std::pair<double, int>> expected = {{-3, 1}, {-std::sqrt(5.0), 6}, {-1, 9},
+                                                        {1, 9},  {std::sqrt(5.0), 6},  {3, 1}};
+  int at = 0;
+  for (const auto& [value, times] : expected) {
+    for (int t = 0; t < times; ++t) CHECK(ev(at++) == Approx(value).margin(1e-12));
+  }
+  CHECK(diameter(g, false) == 5);
+  // Metropolis weights on a cubic graph are 1/4 everywhere: W = (I + A)/4, so
+  // λ2 = (1 + sqrt 5)/4 and λ_min = (1 - 3)/4.
+  const TopologyFacts f = facts_of("dyck", 32);
+  CHECK(*f.spectrum.lambda2 == Approx((1 + std::sqrt(5.0)) / 4).margin(1e-12));
+  CHECK(*f.spectrum.lambda_min == Approx(-0.5).margin(1e-12));
+  CHECK(f.diameter == 5);
 }
 
 TEST_CASE("hypercube, complete and star: closed forms", "[spectrum]") {

@@ -214,10 +214,11 @@ TEST_CASE("random matchings: a perfect matching per round, a function of (seed, 
 
 TEST_CASE("mixing weights: the promised stochasticity, checked numerically", "[topology]") {
   for (const char* kind : {"complete", "star", "ring", "hypercube", "exponential", "random-regular",
-                           "erdos-renyi", "small-world"}) {
+                           "erdos-renyi", "small-world", "dyck"}) {
     for (const char* rule : {"metropolis", "max-degree"}) {
       INFO(kind << " " << rule);
-      const TopologyParams p = topology_params(kind, 16, {{"p", 0.4}}, 1, rule);
+      const int n = std::string(kind) == "dyck" ? 32 : 16;
+      const TopologyParams p = topology_params(kind, n, {{"p", 0.4}}, 1, rule);
       const auto r = GraphSchedule::make(p).round(0);
       const Stochasticity st = stochasticity(r->in, r->weights);
       CHECK(st.doubly());
@@ -317,6 +318,9 @@ TEST_CASE("impossible topologies are refused and name the key", "[topology]") {
   p.nodes = 12;
   CHECK_THAT(key_of_error(p),
              Catch::StartsWith("kind: hypercube needs workers to be a power of 2"));
+  p = topology_params("dyck", 30);
+  CHECK_THAT(key_of_error(p), Catch::StartsWith("kind: dyck is the 32-node Dyck graph: workers "
+                                                "must be 32, got 30"));
   p = topology_params("torus", 16, {{"dims", {4, 3}}});
   CHECK_THAT(key_of_error(p), Catch::StartsWith("dims: product of dims must equal workers (16)"));
   p = topology_params("random-matching", 7);

@@ -107,6 +107,22 @@ Graph hypercube_graph(int n) {
   return Graph::from_arcs(n, std::move(arcs), false);
 }
 
+Graph dyck_graph(int n) {
+  if (n != 32) {
+    throw TopologyError(
+        "kind", "dyck is the 32-node Dyck graph: workers must be 32, got " + std::to_string(n));
+  }
+  // LCF notation [5, -5, 13, -13]^8: the Hamiltonian cycle i ~ i + 1 plus, at node i, the
+  // chord to i + lcf[i mod 4] (mod 32). Each chord is listed from both ends.
+  constexpr int lcf[4] = {5, -5, 13, -13};
+  std::vector<std::pair<int, int>> arcs;
+  for (int i = 0; i < n; ++i) {
+    arcs.emplace_back(i, (i + 1) % n);
+    arcs.emplace_back(i, (i + lcf[i % 4] + n) % n);
+  }
+  return Graph::from_arcs(n, std::move(arcs), false);
+}
+
 Graph exponential_graph(int n) {
   require_nodes(n, 2, "exponential");
   return circulant_graph(n, powers_of_two_below(n), false);

@@ -25,6 +25,9 @@ Graph ring_graph(int n);
 Graph torus_graph(const std::vector<std::int64_t>& dims);
 Graph grid_graph(const std::vector<std::int64_t>& dims);
 Graph hypercube_graph(int n);
+/// The Dyck graph (32 nodes, cubic, 48 edges, girth 6, bipartite, arc-transitive), from its
+/// LCF notation [5, -5, 13, -13]^8; n must be 32.
+Graph dyck_graph(int n);
 Graph exponential_graph(int n);
 Graph directed_ring_graph(int n);
 Graph directed_exponential_graph(int n);

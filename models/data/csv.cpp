@@ -3,8 +3,6 @@
 // separated by commas and trimmed of blanks; quoted fields are not supported and are
 // rejected. Trailing blank lines are ignored. Errors name "file:line" (1-based).
 #include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -12,55 +10,17 @@
 #include <string_view>
 #include <vector>
 
+#include "models/data/csv_fields.hpp"
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r");
-  return s.substr(first, last - first + 1);
-}
-
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = line.find(',', start);
-    fields.push_back(trim(line.substr(start, comma - start)));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return fields;
-}
-
 void reject_quotes(const std::string& path, std::size_t line_no, std::string_view line) {
   if (line.find('"') != std::string_view::npos) {
     throw DataError(at_line(path, line_no), "quoted fields are not supported");
   }
-}
-
-double parse_number(std::string_view field, const std::string& where, std::string_view column) {
-  if (field.empty()) {
-    throw DataError(where, "empty field in column \"" + std::string(column) + "\"");
-  }
-  // from_chars does not accept a leading '+'.
-  std::string_view digits = field;
-  if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
-  double value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc() || end != digits.data() + digits.size()) {
-    throw DataError(where, "column \"" + std::string(column) + "\": \"" + std::string(field) +
-                               "\" is not a number");
-  }
-  if (!std::isfinite(value)) {
-    throw DataError(where, "column \"" + std::string(column) + "\": \"" + std::string(field) +
-                               "\" is not a finite number");
-  }
-  return value;
 }
 
 }  // namespace

@@ -25,6 +25,11 @@ Shards partition_iid(Index samples, int workers, std::mt19937_64& rng);
 /// every worker has at least one. Small alpha: few classes per worker; large: near iid.
 Shards partition_dirichlet(const Vector& labels, int workers, double alpha, std::mt19937_64& rng);
 
+/// dirichlet with balanced: true: equal-size non-iid shards of ⌊N/n⌋ rows drawn as the
+/// AdaGossip reference code draws them (partition_balanced_dirichlet.cpp has the rule).
+Shards partition_balanced_dirichlet(const Vector& labels, int workers, double alpha,
+                                    std::mt19937_64& rng);
+
 /// shards (McMahan et al., AISTATS 2017): stable sort by label, cut into
 /// workers·per_worker equal contiguous shards (the first N mod S one larger), deal a seeded
 /// random `per_worker` of them to every worker.

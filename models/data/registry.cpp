@@ -30,7 +30,13 @@ std::vector<Key> data_common_keys() {
        {"dirichlet",
         "Per class, worker shares drawn from Dir(alpha); every worker gets >= 1 sample.",
         {defaulted("alpha", number().gt(0), 0.5,
-                   "Concentration: small = few classes per worker, large = near iid.")}},
+                   "Concentration: small = few classes per worker, large = near iid."),
+         defaulted("balanced", boolean(), false,
+                   "Equal-size shards of floor(N/workers) samples, drawn as the AdaGossip "
+                   "reference code draws them: within groups of 10 workers, a worker stops "
+                   "receiving shares once it holds its fair size, the draw is repeated until "
+                   "every worker holds half of it, and the concatenated draws are cut into "
+                   "equal shards (the last N mod workers samples are left out).")}},
        {"shards",
         "Sort by label, cut into workers*per_worker shards, deal per_worker at random.",
         {defaulted("per_worker", integer().ge(1), 2, "Shards dealt to every worker.")}},

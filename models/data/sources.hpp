@@ -61,6 +61,11 @@ Dataset densify(const LibsvmFile& file, Index features);
 /// labels 0..9. Throws DataError(file, ...) for a missing or malformed file.
 DataSplit load_fashion_mnist(const std::string& dir);
 
+/// YearPredictionMSD from the UCI file `YearPredictionMSD.txt` (no header; the year, then 90
+/// features per line): the first `train_rows` rows train, the rest test (the official split:
+/// train_rows = 463,715 of 515,345). Throws DataError("file:line", ...) when malformed.
+DataSplit load_year_prediction_msd(const std::string& path, Index train_rows);
+
 /// Keeps a seeded random `samples` rows of the training set (in their original order).
 void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng);
 

@@ -7,8 +7,10 @@
 //   Allen-Zhu, "Katyusha: The First Direct Acceleration of Stochastic Gradient Methods",
 //   STOC 2017 / JMLR 18(221), 2018.  @article{allenzhu2017katyusha}
 //
-// Constants: m = epoch_length, τ2 = 1/2, τ1 = min(√(mσ/(3L)), 1/2), α = 1/(3τ1L);
-// L and σ from algorithm.L / algorithm.sigma, else estimated (smoothness.hpp; σ = l2).
+// Constants: m = epoch_length (default Katyusha's m = 2n for n component functions and
+// batch 1, m = 2N/b for a total batch b: here b = workers · batch_size, so m =
+// ⌊2N/(workers · batch_size)⌋, two passes over every shard), τ2 = 1/2, τ1 = min(√(mσ/(3L)), 1/2), α
+// = 1/(3τ1L); L and σ from algorithm.L / algorithm.sigma, else estimated (smoothness.hpp; σ = l2).
 // y₀ = z₀ = ỹ = x₀. Epoch: μ = (1/n) Σ_i ∇f_i(ỹ) (whole shards, fp32 unless
 // quantize_snapshot); inner step k (j = k mod m):
 //   x_{k+1} = τ1 z_k + τ2 ỹ + (1 − τ1 − τ2) y_k
@@ -35,6 +37,10 @@
 namespace dlsim::sim {
 
 namespace {
+
+// Katyusha's epoch length m = 2n (Allen-Zhu 2017, Alg. 1 and §5 for mini-batches: m = 2n/b)
+// is two passes over the data: two passes over every shard here.
+constexpr std::int64_t kKatyushaShardPasses = 2;
 
 // Compressor streams (each its own state and random stream): the inner gradient, its
 // double-sampling second draw, the snapshot gradient.
@@ -135,7 +141,7 @@ void launch_alpc_svrg(Engine& engine, Training& t) {
   const AlgorithmSpec& a = t.scenario.algorithm;
   const SvrgFamilyOptions& family = a.options_as<SvrgFamilyOptions>();
   AlpcOptions o;
-  o.epoch = epoch_length(t);
+  o.epoch = epoch_length(t, kKatyushaShardPasses);
   o.c = constants(t, o.epoch);
   o.option_one = family.option_one;
   o.double_sampling = family.double_sampling;

@@ -26,12 +26,12 @@ std::shared_ptr<Collective> svrg_collective(Training& t, const std::string& kind
   return std::make_shared<Allgather>(t);
 }
 
-std::int64_t epoch_length(const Training& t) {
+std::int64_t epoch_length(const Training& t, std::int64_t shard_passes) {
   const AlgorithmSpec& a = t.scenario.algorithm;
   const SvrgFamilyOptions& o = a.options_as<SvrgFamilyOptions>();
   if (o.epoch_length) return *o.epoch_length;
   if (!t.train) return 1;  // refused in to_scenario.cpp for models without data
-  return std::max<std::int64_t>(1, t.train->size() / (t.workers() * a.batch_size));
+  return std::max<std::int64_t>(1, shard_passes * t.train->size() / (t.workers() * a.batch_size));
 }
 
 models::ComputeCost full_gradient_cost(const Training& t, int id, std::int64_t batch,

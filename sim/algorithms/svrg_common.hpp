@@ -28,9 +28,9 @@ namespace dlsim::sim {
 std::shared_ptr<Collective> svrg_collective(Training& training, const std::string& kind,
                                             const std::optional<CompressorSpec>& downlink);
 
-/// Inner steps per epoch: algorithm.epoch_length, or by default one pass over a shard,
-/// max(1, floor(train samples / (workers · batch))).
-std::int64_t epoch_length(const Training& training);
+/// Inner steps per epoch: algorithm.epoch_length, or by default `shard_passes` passes over
+/// a shard, max(1, floor(shard_passes · train samples / (workers · batch))).
+std::int64_t epoch_length(const Training& training, std::int64_t shard_passes = 1);
 
 /// Cost of the full gradient on worker `id`'s shard: the objective's cost for the whole
 /// shard; models without data (profile) are charged `epoch` gradients of `batch` samples.

@@ -15,8 +15,9 @@ std::vector<Key> svrg_keys() {
       collective_key(aggregate_collective_doc()),
       optional("epoch_length", integer().ge(1),
                "Inner steps per epoch (absent: floor(train samples / (workers * batch_size)), "
-               "one pass over a shard; required for models without data, whose snapshot "
-               "gradient costs epoch_length batch gradients)."),
+               "one pass over a shard; alpc-svrg: Katyusha's m = 2n, floor(2 * train samples "
+               "/ (workers * batch_size)), two passes; required for models without data, "
+               "whose snapshot gradient costs epoch_length batch gradients)."),
       compressor_key("downlink_compressor",
                      "parameter-server only: compression of the aggregate the server sends "
                      "back (absent: fp32, 32 bits per coordinate)."),

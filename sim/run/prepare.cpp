@@ -90,6 +90,8 @@ models::Shards make_partition(const Scenario& s, const models::Dataset& train) {
   const int n = int(s.workers);
   auto rng = make_rng(s.seed, "partition");
   try {
+    if (p.kind == "dirichlet" && p.balanced)
+      return models::partition_balanced_dirichlet(train.labels, n, p.alpha, rng);
     if (p.kind == "dirichlet") return models::partition_dirichlet(train.labels, n, p.alpha, rng);
     if (p.kind == "shards")
       return models::partition_shards(train.labels, n, int(p.per_worker), rng);

@@ -27,6 +27,7 @@ namespace dlsim::sim {
 struct PartitionSpec {
   std::string kind = "iid";     // iid | dirichlet | shards | sorted
   double alpha = 0.5;           // dirichlet
+  bool balanced = false;        // dirichlet: equal-size shards, as the AdaGossip reference
   std::int64_t per_worker = 2;  // shards
 };
 

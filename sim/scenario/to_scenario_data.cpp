@@ -28,6 +28,7 @@ void read_data(const json& j, DataSpec& d) {
   const json& partition = j.at("partition");
   d.partition.kind = partition.at("kind").get<std::string>();
   if (partition.contains("alpha")) d.partition.alpha = partition.at("alpha").get<double>();
+  if (partition.contains("balanced")) d.partition.balanced = partition.at("balanced").get<bool>();
   if (partition.contains("per_worker"))
     d.partition.per_worker = partition.at("per_worker").get<std::int64_t>();
 }
@@ -63,9 +64,10 @@ void check_data(const Scenario& s) {
                                        "\"");
   }
   if (model.labels != models::LabelNeeds::any && data.real_targets) {
+    const std::string alternative =
+        data.classes_alternative.empty() ? "" : " (use " + data.classes_alternative + ")";
     throw InputError("data.source", "model kind \"" + kind + "\" needs class labels; " +
-                                        s.data.source + " has real targets (use " +
-                                        data.classes_alternative + ")");
+                                        s.data.source + " has real targets" + alternative);
   }
   const models::DataShape shape = s.data.shape();
   if (model.input_features && shape.features && *shape.features != *model.input_features) {

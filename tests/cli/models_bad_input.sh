@@ -88,5 +88,25 @@ expect_refused unknown_preset "data.preset: " \
   '{"data": {"preset": "cifar"}, "stop": {"iterations": 2}}'
 expect_refused linear_he_init "model.init.kind: " \
   '{"model": {"kind": "logistic", "init": {"kind": "he"}}, "data": {"source": "synthetic-classification"}, "stop": {"iterations": 2}}'
+# year-prediction-msd: the UCI layout (91 numbers per line, no header), split by position.
+awk 'BEGIN { for (r = 0; r < 3; ++r) { printf "%d", 2000 + r; for (c = 1; c <= 90; ++c) printf ",%d", c; printf "\n" } }' \
+  > "$tmp/msd3.txt"
+awk 'NR == 2 { sub(/,90$/, "") } { print }' "$tmp/msd3.txt" > "$tmp/msd_short.txt"
+msd() { echo "{\"workers\": 1, \"data\": {\"source\": \"year-prediction-msd\", \"path\": \"$1\"$2}, $ls, $stop}"; }
+expect_refused msd_short_line "data.path: $tmp/msd_short.txt:2: " "$(msd "$tmp/msd_short.txt" ', "train_rows": 2')" \
+  "expected 91 fields (year, then 90 features), found 90"
+expect_refused msd_official_split "data.path: $tmp/msd3.txt: " "$(msd "$tmp/msd3.txt" '')" \
+  "has 3 rows; the split keeps the first 463715 for training"
+expect_refused msd_missing "data.path: $tmp/none.txt: cannot read file" "$(msd "$tmp/none.txt" '')"
+expect_refused msd_test_fraction "data.test_fraction: " "$(msd "$tmp/msd3.txt" ', "train_rows": 2, "test_fraction": 0.5')"
+expect_refused msd_classifier "data.source: " \
+  "{\"data\": {\"source\": \"year-prediction-msd\", \"path\": \"$tmp/msd3.txt\"}, \"model\": {\"kind\": \"softmax\"}, $stop}" \
+  'model kind "softmax" needs class labels; year-prediction-msd has real targets'
+
+# Balanced Dirichlet shards: a boolean, under dirichlet only.
+expect_refused balanced_not_bool "data.partition.balanced: " \
+  '{"data": {"partition": {"kind": "dirichlet", "balanced": 1}}, "stop": {"iterations": 2}}'
+expect_refused balanced_under_iid "data.partition.balanced: " \
+  '{"data": {"partition": {"kind": "iid", "balanced": true}}, "stop": {"iterations": 2}}'
 
 refusals_summary
