@@ -111,7 +111,7 @@ TEST_CASE("values out of range are rejected", "[scenario][errors]") {
 TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][errors]") {
   check_rejected(R"({"topology": {"kind": "rign"}})", "topology.kind",
                  "unknown kind \"rign\"; expected one of: complete, directed-exponential, "
-                 "directed-ring, edge-list, erdos-renyi, exponential, grid, hypercube, "
+                 "directed-ring, dyck, edge-list, erdos-renyi, exponential, grid, hypercube, "
                  "one-peer-exponential, random-matching, random-regular, ring, small-world, "
                  "star, torus (did you mean \"ring\"?)");
   check_rejected(R"({"data": {"source": "cvs"}})", "data.source",

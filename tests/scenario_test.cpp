@@ -393,8 +393,8 @@ TEST_CASE("the JSON Schema describes every section", "[scenario][schema]") {
   CHECK(schema["properties"]["metrics"]["properties"]["every"]["maxProperties"] == 1);
   // Kind-dependent keys: one closed branch per kind.
   const json& topology = schema["properties"]["topology"];
-  REQUIRE(topology["oneOf"].size() == 15);
-  const json& torus = topology["oneOf"][14];  // kinds in name order
+  REQUIRE(topology["oneOf"].size() == 16);
+  const json& torus = topology["oneOf"][15];  // kinds in name order
   CHECK(torus["properties"]["kind"]["const"] == "torus");
   CHECK(torus["additionalProperties"] == false);
   CHECK(torus["required"] == json::array({"kind", "dims"}));

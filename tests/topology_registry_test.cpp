@@ -130,9 +130,10 @@ TEST_CASE("the registry lists every kind once, in name order, as the key table d
 
 TEST_CASE("every registered kind builds a graph whose shape matches its declared facts",
           "[topology][registry]") {
-  const int n = 16;  // a power of 2, even, a 4 x 4 lattice: valid for every kind
   for (const TopologyInfo* info : TopologyRegistry::instance().all()) {
     INFO(info->name);
+    // 16: a power of 2, even, a 4 x 4 lattice: valid for every kind but the 32-node Dyck graph
+    const int n = info->name == "dyck" ? 32 : 16;
     const GraphSchedule s =
         GraphSchedule::make(topology_params(info->name, n, required_keys(*info)));
     REQUIRE(s.nodes() == n);

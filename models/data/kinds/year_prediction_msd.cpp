@@ -52,6 +52,7 @@ const DataSourceRegistration registered{{
                        "test set (463,715: the official split).")},
     .facts = {.official_test_set = true, .real_targets = true},
     .read = read,
+    .order = 5,
 }};
 
 }  // namespace year_prediction_msd_source
