@@ -61,6 +61,13 @@ Dataset densify(const LibsvmFile& file, Index features);
 /// labels 0..9. Throws DataError(file, ...) for a missing or malformed file.
 DataSplit load_fashion_mnist(const std::string& dir);
 
+/// CIFAR-10, binary version, from the folder `dir` (cifar-10-batches-bin):
+/// data_batch_1.bin .. data_batch_5.bin for training, test_batch.bin for test, each any
+/// whole number of 3,073-byte records (label 0..9, then the R, G, B planes of 32×32).
+/// Rows are 3,072 pixels in C×H×W order scaled to [0, 1]. Throws DataError(file, ...) for
+/// a missing, truncated or malformed file.
+DataSplit load_cifar10(const std::string& dir);
+
 /// Keeps a seeded random `samples` rows of the training set (in their original order).
 void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng);
 
