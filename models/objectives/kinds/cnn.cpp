@@ -1,5 +1,7 @@
-// Model `cnn`: a convolutional network for 28x28x1 images from a list of layers
-// (models/objectives/cnn/layer_list.hpp), shape-checked when the scenario is read.
+// Model `cnn`: a convolutional network from a list of layers
+// (models/objectives/cnn/layer_list.hpp), for images of the shape the data states (else
+// 28x28x1), shape-checked against it when the scenario is read
+// (ConvNetOptions::check_data, kinds/conv_net.cpp).
 #include "models/objectives/cnn/layer_list.hpp"
 #include "models/objectives/kinds/keys.hpp"
 
@@ -11,7 +13,7 @@ using namespace spec;
 
 constexpr const char* kName = "cnn";
 
-// `layers`, shape-checked on 28x28x1 images and 10 classes.
+// `layers` (their shapes are checked with the data's image shape, in check_data).
 std::vector<cnn::LayerSpec> read_layers(const json& layers) {
   std::vector<cnn::LayerSpec> out;
   for (const json& j : layers) {
@@ -27,14 +29,6 @@ std::vector<cnn::LayerSpec> read_layers(const json& layers) {
     get("size", l.size);
     get("units", l.units);
     out.push_back(l);
-  }
-  try {
-    cnn::infer_layer_shapes(out, {1, 28, 28}, 10);
-  } catch (const cnn::LayerListError& e) {
-    std::string where = "layers";
-    if (e.index() >= 0) where += "[" + std::to_string(e.index()) + "]";
-    if (!e.key().empty()) where += "." + e.key();
-    throw ModelConfigError(where, e.what());
   }
   return out;
 }
@@ -93,9 +87,11 @@ std::vector<Key> keys() {
 
 const ModelRegistration registered{{
     .name = kName,
-    .doc = "Convolutional network for 28x28x1 images from a list of layers (conv, relu, tanh, "
-           "maxpool, avgpool, dense, global_avg_pool); the last layer must give 10 outputs, one "
-           "per class (models/objectives/cnn/layer_list.hpp).",
+    .doc = "Convolutional network from a list of layers (conv, relu, tanh, maxpool, avgpool, "
+           "dense, global_avg_pool) for images of the shape the data states (fashion-mnist "
+           "1x28x28, cifar10 3x32x32, data.image_shape; else 784 features as 1x28x28), "
+           "shape-checked against it; the last layer must give 10 outputs, one per class "
+           "(models/objectives/cnn/layer_list.hpp).",
     .keys = keys(),
     .facts = kinds::conv_net_facts(),
     .read = read,
