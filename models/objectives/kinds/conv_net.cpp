@@ -57,7 +57,8 @@ void ConvNetOptions::fit_labels(DataSplit& split) const {
 // shapes at model.layers[i].<key>, a named network that does not fit at model.kind.
 void ConvNetOptions::check_data(const DataShape& data) const {
   const cnn::Architecture a = on_images(architecture, data.image, std::nullopt);
-  const std::string images = data.image ? data.image_text : "the default 28x28x1 images";
+  const std::string images =
+      data.image ? "the data's images (" + data.image_text + ")" : "the default 28x28x1 images";
   if (a.kind == cnn::Architecture::Kind::custom) {
     try {
       cnn::infer_layer_shapes(a.layers, {a.input.channels, a.input.height, a.input.width}, 10);
