@@ -73,19 +73,19 @@ for dir in experiments examples bench; do
   check "the scenarios of scenarios/$dir/ are found" grep -q "/scenarios/$dir/[^/]*\.json$" <(printf '%s\n' "${shipped[@]}")
 done
 # CIFAR-10 is not shipped (nor packaged): a scenario on it whose folder is absent validates
-# against a small generated one (two 3,073-byte records per file).
+# against a small generated one (32 3,073-byte records per file: a batch of 128 fits).
 cifar_stub="$tmp/cifar-10-batches-bin"
 "$py" - "$cifar_stub" <<'PY'
 import os, sys
 os.makedirs(sys.argv[1])
 for name in [f"data_batch_{k}.bin" for k in range(1, 6)] + ["test_batch.bin"]:
     with open(os.path.join(sys.argv[1], name), "wb") as f:
-        f.write((bytes([3]) + bytes(range(256)) * 12) * 2)
+        f.write((bytes([3]) + bytes(range(256)) * 12) * 32)
 PY
 cifar_path() {  # the folder a cifar10 scenario reads (data.path or its default), else nothing
-  "$py" -c '
-import json, sys
-data = json.load(open(sys.argv[1])).get("data", {})
+  PYTHONPATH="$src/python" "$py" -c '
+import dlsim, sys
+data = dlsim.read_scenario(sys.argv[1]).get("data", {})
 if data.get("source") == "cifar10":
     print(data.get("path", "/usr/share/datasets/cifar-10-batches-bin"))' "$1"
 }
