@@ -22,7 +22,7 @@ namespace {
 constexpr Index kCifarPixels = 3 * 32 * 32;
 constexpr Index kCifarRecord = 1 + kCifarPixels;
 
-std::vector<unsigned char> read_bytes(const std::string& path) {
+std::vector<unsigned char> read_cifar_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw DataError(path,
@@ -38,11 +38,11 @@ std::vector<unsigned char> read_bytes(const std::string& path) {
 }
 
 // The records of the files `paths`, in order, as one data set.
-Dataset load_records(const std::vector<std::string>& paths) {
+Dataset load_cifar_records(const std::vector<std::string>& paths) {
   std::vector<std::vector<unsigned char>> files;
   Index n = 0;
   for (const std::string& path : paths) {
-    files.push_back(read_bytes(path));
+    files.push_back(read_cifar_file(path));
     const auto size = Index(files.back().size());
     if (size == 0) throw DataError(path, "empty file: no records");
     if (size % kCifarRecord != 0)
@@ -82,8 +82,8 @@ DataSplit load_cifar10(const std::string& dir) {
   for (int k = 1; k <= 5; ++k)
     train.push_back((d / ("data_batch_" + std::to_string(k) + ".bin")).string());
   DataSplit split;
-  split.train = load_records(train);
-  split.test = load_records({(d / "test_batch.bin").string()});
+  split.train = load_cifar_records(train);
+  split.test = load_cifar_records({(d / "test_batch.bin").string()});
   return split;
 }
 

@@ -14,13 +14,13 @@ constexpr std::size_t kA = 0, kZ = 1, kShortcut = 2, kGradZ = 3, kGradA = 4, kGr
 constexpr std::size_t kConvA = 0, kConvB = 1, kProjection = 2;
 
 template <class T>
-using Row = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+using ShortcutRow = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 template <class T>
-using ConstRow = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+using ShortcutConstRow = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 template <class T>
-using StridedRow = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
+using ShortcutStridedRow = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
 template <class T>
-using ConstStridedRow =
+using ShortcutConstStridedRow =
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
 
 // Option A's subsampling: calls visit(c, from, to) for every channel c < in.channels,
@@ -92,8 +92,8 @@ void ResidualBlock<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& 
   } else if (zero_pad_) {
     const Index wo = z.shape.width;
     for_each_subsampled_row(input_, z.shape, in.batch, stride_, [&](Index c, Index from, Index to) {
-      Row<T>(z.data.col(c).data() + to, wo) +=
-          ConstStridedRow<T>(in.data.col(c).data() + from, wo, Eigen::InnerStride<>(stride_));
+      ShortcutRow<T>(z.data.col(c).data() + to, wo) += ShortcutConstStridedRow<T>(
+          in.data.col(c).data() + from, wo, Eigen::InnerStride<>(stride_));
     });
   } else {
     z.data += in.data;
@@ -130,11 +130,12 @@ void ResidualBlock<T>::backward(const T* params, const Tensor<T>& in, const Tens
     // forward pass visited, with the roles of input and output swapped).
     const Index wo = grad_z.shape.width;
     if (grad_in)
-      for_each_subsampled_row(
-          input_, grad_z.shape, grad_z.batch, stride_, [&](Index c, Index from, Index to) {
-            StridedRow<T>(grad_in->data.col(c).data() + from, wo, Eigen::InnerStride<>(stride_)) +=
-                ConstRow<T>(grad_z.data.col(c).data() + to, wo);
-          });
+      for_each_subsampled_row(input_, grad_z.shape, grad_z.batch, stride_,
+                              [&](Index c, Index from, Index to) {
+                                ShortcutStridedRow<T>(grad_in->data.col(c).data() + from, wo,
+                                                      Eigen::InnerStride<>(stride_)) +=
+                                    ShortcutConstRow<T>(grad_z.data.col(c).data() + to, wo);
+                              });
   } else if (grad_in) {
     grad_in->data += grad_z.data;
   }
