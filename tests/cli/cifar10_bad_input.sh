@@ -64,6 +64,13 @@ expect_refused image_shape_csv "data.image_shape: " \
   "{\"workers\": 1, \"data\": {\"source\": \"csv\", \"path\": \"$tmp/small.csv\", \"image_shape\": [1, 2, 2]}, \"model\": {\"kind\": \"softmax\"}, \"algorithm\": {\"batch_size\": 1}, $stop}" \
   "$tmp/small.csv has 3"
 
+# A CSV file of 1x2x2 images (10 classes) runs a layer list shape-checked on 1x2x2.
+{ echo 'label,a,b,c,d'; for k in 0 1 2 3 4 5 6 7 8 9; do echo "$k,0.$k,1,0,0.5"; done; } > "$tmp/images.csv"
+printf '%s' "{\"workers\": 1, \"data\": {\"source\": \"csv\", \"path\": \"$tmp/images.csv\", \"image_shape\": [1, 2, 2]}, \"model\": {\"kind\": \"cnn\", \"layers\": [{\"type\": \"conv\", \"channels\": 2, \"kernel\": 2}, {\"type\": \"relu\"}, {\"type\": \"dense\", \"units\": 10}]}, \"algorithm\": {\"batch_size\": 2}, $stop}" > "$tmp/csv-images.json"
+check "csv + image_shape + cnn runs" "$dlsim" run "$tmp/csv-images.json" --out "$tmp/csv-run" --quiet
+expect_refused csv_kernel_too_large "model.layers[0].kernel: " \
+  "$(sed 's/"kernel": 2/"kernel": 3/' "$tmp/csv-images.json")" "does not fit the 1x2x2 input"
+
 # The valid folder runs softmax and a ResNet-20 as in He et al. (option A, group norm).
 printf '%s' "$(cifar "$tmp/good" '{"kind": "resnet", "depth": 20, "shortcut": "zero_pad", "norm": "group", "groups": 8}')" > "$tmp/resnet20.json"
 check "cifar10 + resnet-20 validates" "$dlsim" validate "$tmp/resnet20.json"
