@@ -43,6 +43,9 @@ expect_refused cnn_kernel_too_large "model.layers[2].kernel: " \
 expect_refused cnn_odd_pool "model.layers[1]: " \
   "$(cifar "$tmp/good" '{"kind": "cnn", "layers": [{"type": "conv", "channels": 4, "kernel": 4}, {"type": "maxpool"}, {"type": "dense", "units": 10}]}')" \
   "4x29x29"
+expect_refused cnn_group_norm_groups "model.layers[1].groups: " \
+  "$(cifar "$tmp/good" '{"kind": "cnn", "layers": [{"type": "conv", "channels": 4, "kernel": 3}, {"type": "group_norm", "groups": 3}, {"type": "dense", "units": 10}]}')" \
+  "3 groups do not divide the 4 channels of the 4x30x30 input"
 expect_refused resnet_groups "model.groups: " \
   "$(cifar "$tmp/good" '{"kind": "resnet", "norm": "group", "groups": 3}')" "16 channels"
 expect_refused resnet_norm "model.norm: " "$(cifar "$tmp/good" '{"kind": "resnet", "norm": "batch"}')"

@@ -91,6 +91,9 @@ void custom(Network<T>& net, const Architecture& a) {
       case Type::global_avg_pool:
         net.add(std::make_unique<GlobalAvgPool<T>>(in));
         break;
+      case Type::group_norm:
+        net.add(std::make_unique<GroupNorm<T>>(in, l.groups));
+        break;
     }
   }
 }

@@ -28,6 +28,7 @@ std::vector<cnn::LayerSpec> read_layers(const json& layers) {
     get("padding", l.padding);
     get("size", l.size);
     get("units", l.units);
+    get("groups", l.groups);
     out.push_back(l);
   }
   return out;
@@ -68,7 +69,12 @@ std::vector<Key> keys() {
        {"dense",
         "Fully connected with biases (flattens its input).",
         {required("units", integer().ge(1).le(1 << 20), "Outputs.")}},
-       {"global_avg_pool", "Mean of every channel over its height and width.", {}}});
+       {"global_avg_pool", "Mean of every channel over its height and width.", {}},
+       {"group_norm",
+        "Group normalization (Wu and He 2018): per sample, the channels in `groups` groups, each "
+        "normalized over its channels x height x width (eps 1e-5), then a learned per-channel "
+        "scale (1 at start) and shift (0 at start), not regularized.",
+        {required("groups", integer().ge(1), "Groups; must divide the input's channels.")}}});
   const Object init =
       with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
                  {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
@@ -88,7 +94,8 @@ std::vector<Key> keys() {
 const ModelRegistration registered{{
     .name = kName,
     .doc = "Convolutional network from a list of layers (conv, relu, tanh, maxpool, avgpool, "
-           "dense, global_avg_pool) for images of the shape the data states (fashion-mnist "
+           "dense, global_avg_pool, group_norm) for images of the shape the data states "
+           "(fashion-mnist "
            "1x28x28, cifar10 3x32x32, data.image_shape; else 784 features as 1x28x28), "
            "shape-checked against it; the last layer must give 10 outputs, one per class "
            "(models/objectives/cnn/layer_list.hpp).",
