@@ -217,3 +217,33 @@ TEST_CASE("cnn: scenario keys, refusals with JSON paths, prepare") {
   CHECK(refusal(bad) == "accepted");  // the data's classes are known once it is loaded
   CHECK_THROWS_AS(dlsim::sim::prepare(dlsim::sim::load_scenario(bad)), dlsim::sim::InputError);
 }
+
+TEST_CASE("cnn: group_norm layers on 3-channel non-square images match finite differences") {
+  const Dataset data = image_data(3, 3 * 6 * 5, 4, 7);
+  LayerSpec norm = layer(Type::group_norm);
+  norm.groups = 2;
+  const std::vector<LayerSpec> layers = {
+      conv(4, 3, 1, 1), norm, layer(Type::relu), conv(6, 3, 2), norm, layer(Type::tanh), dense(4)};
+  // 3x6x5 → 4x6x5 → (γ, β) → 6x2x2 → (γ, β) → 4
+  const ConvNet f(custom(layers, {3, 6, 5}, 4), {.l2 = 0.01, .l1 = 0},
+                  {.kind = InitOptions::Kind::he}, Precision::double_);
+  CHECK(f.dimension() == (27 + 1) * 4 + 2 * 4 + (36 + 1) * 6 + 2 * 6 + (24 + 1) * 4);
+  CHECK(f.tensor_sizes() == std::vector<Index>{108, 4, 4, 4, 216, 6, 6, 6, 96, 4});
+  std::mt19937_64 rng(5);
+  Vector w = f.initial_point(rng);
+  CHECK(w.segment(112, 4) == Vector::Ones(4));  // γ starts at 1
+  w += random_vector(w.size(), 6, 0.05);
+  check_gradient(f, w, data);
+  // Groups must divide the channels; the error names the layer and its key.
+  LayerSpec three = norm;
+  three.groups = 3;
+  try {
+    cnn::infer_layer_shapes({conv(4, 3), three, dense(10)}, {3, 6, 5}, 10);
+    FAIL("accepted");
+  } catch (const cnn::LayerListError& e) {
+    CHECK(e.index() == 1);
+    CHECK(e.key() == "groups");
+    CHECK_THAT(e.what(),
+               Catch::Contains("3 groups do not divide the 4 channels of the 4x4x3 input"));
+  }
+}

@@ -247,3 +247,120 @@ TEST_CASE("conv nets: a short seeded run on Fashion-MNIST learns and is determin
   // From about log 10 = 2.30 at the start.
   CHECK(first.summary["final"]["train_loss"].get<double>() < 1.3);
 }
+
+namespace {
+
+Architecture resnet20_cifar(Index groups = 0) {
+  Architecture a = resnet(20, 1, {3, 32, 32});
+  a.shortcut = cnn::Shortcut::zero_pad;
+  a.groups = groups;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("resnet-20 on CIFAR (He et al. 2016 section 4.2): parameters counted by hand") {
+  // Option A (zero-padding shortcuts: no parameters), 3x32x32 input, 10 classes, every
+  // convolution with a bias (dlsim's convention), no normalization:
+  //   stem    3->16, 3x3:            27*16 + 16                      =     448
+  //   stage 1 6 convs 16->16:        6 * (144*16 + 16)               =  13,920
+  //   stage 2 16->32, then 5x 32->32: (144*32 + 32) + 5*(288*32 + 32) =  50,880
+  //   stage 3 32->64, then 5x 64->64: (288*64 + 64) + 5*(576*64 + 64) = 203,136
+  //   dense   64->10:                64*10 + 10                      =     650
+  //                                                            total   269,034
+  // (the paper: "0.27M"; without the 688 convolution biases 268,346).
+  const ConvNet plain(resnet20_cifar(), {}, {}, Precision::single);
+  CHECK(plain.dimension() == 448 + 13920 + 50880 + 203136 + 650);
+  CHECK(plain.dimension() == 269034);
+  // 20 layers with weights (6n + 2, n = 3): 19 convolutions and the dense layer.
+  Index weighted = 0;
+  for (const auto& t : plain.network().tensors()) weighted += t.weight ? 1 : 0;
+  CHECK(weighted == 20);
+  // Group normalization adds gamma and beta per output channel of every convolution:
+  // 16 + 6*16 + 6*32 + 6*64 = 688 channels, 1,376 parameters.
+  const ConvNet grouped(resnet20_cifar(8), {}, {}, Precision::single);
+  CHECK(grouped.dimension() == 269034 + 2 * 688);
+  // Option B adds the two 1x1 projections: (16*32 + 32) + (32*64 + 64).
+  Architecture projection = resnet20_cifar();
+  projection.shortcut = cnn::Shortcut::projection;
+  CHECK(ConvNet(projection, {}, {}, Precision::single).dimension() == 269034 + 544 + 2112);
+}
+
+TEST_CASE("resnet-20 on CIFAR: forward FLOPs match a hand count (about 41M multiply-adds)") {
+  // conv: 2·N·K·Cout + N·Cout for N output pixels and K = Cin·9 taps (conv2d.hpp).
+  const auto conv = [](double n, double k, double cout) { return 2 * n * k * cout + n * cout; };
+  // A block: its two convolutions, relu of A, the sum Z, relu of Y; option A's sum adds
+  // only the Cin subsampled input channels.
+  const double stage1 = 2 * conv(1024, 144, 16) + 3 * 16 * 1024;
+  const double stage2_first =
+      conv(256, 144, 32) + conv(256, 288, 32) + 32 * 256 + 16 * 256 + 32 * 256;
+  const double stage2 = 2 * conv(256, 288, 32) + 3 * 32 * 256;
+  const double stage3_first = conv(64, 288, 64) + conv(64, 576, 64) + 64 * 64 + 32 * 64 + 64 * 64;
+  const double stage3 = 2 * conv(64, 576, 64) + 3 * 64 * 64;
+  const double expected = conv(1024, 27, 16) + 16 * 1024 + 3 * stage1 + stage2_first + 2 * stage2 +
+                          stage3_first + 2 * stage3 + 64 * 64 + (2 * 64 * 10 + 10);
+  const ConvNet f(resnet20_cifar(), {}, {}, Precision::single);
+  CHECK(f.network().forward_flops(1) == expected);
+  CHECK(f.network().forward_flops(8) == 8 * expected);
+  // The multiply-adds alone: 40,551,040.
+  const double macs = 1024 * 27 * 16 + 6 * 1024 * 144 * 16 + 256 * 144 * 32 + 5 * 256 * 288 * 32 +
+                      64 * 288 * 64 + 5 * 64 * 576 * 64 + 640;
+  CHECK(macs == 40551040);
+  CHECK(expected == Approx(2 * macs).epsilon(0.01));
+  // Group normalization: 7 per value + 3 per group forward, for each of the 19 outputs.
+  const ConvNet grouped(resnet20_cifar(8), {}, {}, Precision::single);
+  const double values = 16 * 1024 + 6 * 16 * 1024 + 6 * 32 * 256 + 6 * 64 * 64;
+  CHECK(grouped.network().forward_flops(1) == expected + 7 * values + 3 * 8 * 19);
+}
+
+TEST_CASE("resnet: option A and group normalization, whole-network gradient on 3x8x6 images") {
+  const Dataset data = image_data(3, 3 * 8 * 6, 4, 16);
+  for (const Index groups : {0, 2})
+    for (const auto shortcut : {cnn::Shortcut::zero_pad, cnn::Shortcut::projection}) {
+      INFO("groups " << groups << " zero_pad " << (shortcut == cnn::Shortcut::zero_pad));
+      Architecture a = resnet(8, 0.25, {3, 8, 6});
+      a.classes = 4;
+      a.shortcut = shortcut;
+      a.groups = groups;
+      const ConvNet f(a, {.l2 = 0.01, .l1 = 0}, {.kind = InitOptions::Kind::he},
+                      Precision::double_);
+      std::mt19937_64 rng(3);
+      Vector w = f.initial_point(rng);
+      w += random_vector(w.size(), 4, 0.05);
+      check_gradient(f, w, data, 1e-5);
+    }
+}
+
+TEST_CASE("resnet: group normalization scales start at 1, shifts at 0, and are not regularized") {
+  Architecture a = resnet(8, 0.25, {3, 8, 8});
+  a.groups = 2;
+  const ConvNet f(a, {.l2 = 1.0, .l1 = 0}, {.kind = InitOptions::Kind::he}, Precision::double_);
+  std::mt19937_64 rng(1);
+  const Vector w = f.initial_point(rng);
+  // Stem: conv 3->4 (W 108, b 4), then gamma (4), beta (4).
+  CHECK(f.tensor_sizes()[0] == 108);
+  CHECK(w.segment(112, 4) == Vector::Ones(4));
+  CHECK(w.segment(116, 4).isZero());
+  Vector only_norm = Vector::Zero(w.size());
+  only_norm.segment(112, 8) = w.segment(112, 8);
+  CHECK(f.regularizer(only_norm) == 0.0);
+}
+
+TEST_CASE("conv nets: the image shape comes from the data (cifar-like 3x32x32 via image_shape)") {
+  json doc = json::parse(R"({
+    "seed": 3, "workers": 1,
+    "data": {"source": "synthetic-classification", "samples": 16, "features": 3072, "classes": 10,
+             "image_shape": [3, 32, 32]},
+    "model": {"kind": "resnet", "depth": 8, "width": 0.25, "shortcut": "zero_pad"},
+    "algorithm": {"kind": "sgd", "batch_size": 4, "step_size": 0.05},
+    "stop": {"iterations": 2}})");
+  const auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  Architecture a = resnet(8, 0.25, {3, 32, 32});
+  a.shortcut = cnn::Shortcut::zero_pad;
+  CHECK(prepared.objective->dimension() == ConvNet(a, {}, {}, Precision::single).dimension());
+  doc["model"] = json::parse(R"({"kind": "lenet5"})");
+  // LeNet-5 on 3x32x32: conv 3->6 5x5 pad 2 (32x32), pool (16), conv 6->16 5x5 (12x12),
+  // pool (6x6), dense 576 -> 120 -> 84 -> 10.
+  CHECK(dlsim::sim::prepare(dlsim::sim::load_scenario(doc)).objective->dimension() ==
+        (75 + 1) * 6 + (150 + 1) * 16 + (576 + 1) * 120 + (120 + 1) * 84 + (84 + 1) * 10);
+}

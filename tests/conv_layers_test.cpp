@@ -11,6 +11,7 @@
 #include "models/objectives/cnn/conv2d.hpp"
 #include "models/objectives/cnn/dense.hpp"
 #include "models/objectives/cnn/global_avg_pool.hpp"
+#include "models/objectives/cnn/group_norm.hpp"
 #include "models/objectives/cnn/pool2d.hpp"
 #include "models/objectives/cnn/residual_block.hpp"
 
@@ -245,4 +246,110 @@ TEST_CASE("residual block: FLOP count matches a hand count") {
   const double a_bwd = 4 * m * 18 * 3 + m * 3 + m * 18, b_bwd = 4 * m * 27 * 3 + m * 3 + m * 27,
                p_bwd = 4 * m * 2 * 3 + m * 3 + m * 2;
   CHECK(down.backward_flops(3, true) == 2 * ya + b_bwd + 2 * ya + a_bwd + p_bwd + 96);
+}
+
+TEST_CASE("conv2d: gradients match finite differences on 3-channel non-square inputs") {
+  struct Case {
+    Shape in;
+    ConvOptions o;
+  };
+  for (const Case& c : {Case{{3, 5, 7}, {3, 4, 3, 1, 1}}, Case{{3, 8, 6}, {3, 2, 3, 2, 1}},
+                        Case{{3, 9, 4}, {3, 2, 3, 2, 0}}, Case{{3, 4, 9}, {3, 3, 2, 1, 0}}}) {
+    INFO("in " << c.in.channels << "x" << c.in.height << "x" << c.in.width << " k " << c.o.kernel
+               << " s " << c.o.stride << " p " << c.o.padding);
+    check_layer_gradients(Conv2d<double>(c.in, c.o), 2, 9);
+  }
+}
+
+TEST_CASE("group norm: gradients match finite differences (G = 1, 2, C; non-square)") {
+  check_layer_gradients(GroupNorm<double>({4, 3, 5}, 2), 3, 41);
+  check_layer_gradients(GroupNorm<double>({3, 4, 2}, 1), 2, 42);  // layer normalization
+  check_layer_gradients(GroupNorm<double>({3, 2, 3}, 3), 2, 43);  // instance normalization
+  check_layer_gradients(GroupNorm<double>({6, 1, 1}, 3), 4, 44);  // 2 values per group
+  CHECK_THROWS_AS(GroupNorm<double>({4, 2, 2}, 3), std::invalid_argument);
+  CHECK_THROWS_AS(GroupNorm<double>({4, 2, 2}, 0), std::invalid_argument);
+}
+
+TEST_CASE("group norm: forward equals the formula computed with loops; FLOPs by hand") {
+  const Shape in{4, 3, 2};
+  const Index batch = 2, groups = 2;
+  const GroupNorm<double> norm(in, groups);
+  REQUIRE(norm.parameter_count() == 8);
+  const Eigen::VectorXd params = random_values(8, 51);  // γ (4), then β (4)
+  const Tensor<double> x = random_tensor(in, batch, 52);
+  Tensor<double> out;
+  Workspace<double> ws;
+  norm.forward(params.data(), x, out, ws);
+  const auto at = [&](const Tensor<double>& t, Index c, Index b, Index y, Index xx) {
+    return t.data.data()[((c * t.batch + b) * t.shape.height + y) * t.shape.width + xx];
+  };
+  double worst = 0;
+  for (Index b = 0; b < batch; ++b)
+    for (Index g = 0; g < groups; ++g) {
+      double sum = 0, squares = 0;
+      for (Index c = 2 * g; c < 2 * g + 2; ++c)
+        for (Index y = 0; y < 3; ++y)
+          for (Index xx = 0; xx < 2; ++xx) sum += at(x, c, b, y, xx);
+      const double mean = sum / 12;
+      for (Index c = 2 * g; c < 2 * g + 2; ++c)
+        for (Index y = 0; y < 3; ++y)
+          for (Index xx = 0; xx < 2; ++xx) squares += std::pow(at(x, c, b, y, xx) - mean, 2);
+      const double sd = std::sqrt(squares / 12 + 1e-5);
+      for (Index c = 2 * g; c < 2 * g + 2; ++c)
+        for (Index y = 0; y < 3; ++y)
+          for (Index xx = 0; xx < 2; ++xx) {
+            const double expected = params(c) * (at(x, c, b, y, xx) - mean) / sd + params(4 + c);
+            worst = std::max(worst, std::abs(expected - at(out, c, b, y, xx)));
+          }
+    }
+  CHECK(worst < 1e-12);
+  // Forward 7 per value + 3 per (sample, group); backward ∂β, ∂γ: 3 per value − 2 per
+  // channel; the input gradient 8 per value.
+  const double n = 24 * 5;
+  CHECK(norm.forward_flops(5) == 7 * n + 3 * 2 * 5);
+  CHECK(norm.backward_flops(5, false) == 3 * n - 2 * 4);
+  CHECK(norm.backward_flops(5, true) == 11 * n - 2 * 4);
+}
+
+TEST_CASE("residual block: zero-padding shortcut (option A) and group normalization") {
+  const BlockOptions zero_pad{.shortcut = Shortcut::zero_pad};
+  const ResidualBlock<double> down({2, 6, 5}, 4, 2, 1.0, zero_pad);
+  CHECK(down.has_zero_pad());
+  CHECK_FALSE(down.has_projection());
+  CHECK(down.output_shape() == Shape{4, 3, 3});
+  CHECK(down.parameter_count() == (9 * 2 * 4 + 4) + (9 * 4 * 4 + 4));  // no shortcut weights
+  check_layer_gradients(down, 2, 61);
+  check_layer_gradients(ResidualBlock<double>({3, 5, 6}, 6, 2, 1.0, zero_pad), 2, 62);
+  // With every weight and bias 0 the block is relu(S(X)): X subsampled at even rows and
+  // columns in the first channels, zeros in the others.
+  const Tensor<double> x = random_tensor({2, 6, 5}, 2, 63);
+  Tensor<double> out;
+  Workspace<double> ws;
+  const Eigen::VectorXd zeros = Eigen::VectorXd::Zero(down.parameter_count());
+  down.forward(zeros.data(), x, out, ws);
+  const auto at = [&](const Tensor<double>& t, Index c, Index b, Index y, Index xx) {
+    return t.data.data()[((c * t.batch + b) * t.shape.height + y) * t.shape.width + xx];
+  };
+  for (Index c = 0; c < 4; ++c)
+    for (Index b = 0; b < 2; ++b)
+      for (Index y = 0; y < 3; ++y)
+        for (Index xx = 0; xx < 3; ++xx)
+          CHECK(at(out, c, b, y, xx) == (c < 2 ? std::max(0.0, at(x, c, b, 2 * y, 2 * xx)) : 0.0));
+  CHECK_THROWS_AS(ResidualBlock<double>({4, 6, 6}, 2, 2, 1.0, zero_pad), std::invalid_argument);
+
+  // Group normalization after every convolution (and the projection): γ, β per channel.
+  const ResidualBlock<double> normed({2, 6, 6}, 4, 2, 1.0, {.groups = 2});
+  CHECK(normed.parameter_count() == (9 * 2 * 4 + 4 + 8) + (9 * 4 * 4 + 4 + 8) + (2 * 4 + 4 + 8));
+  check_layer_gradients(normed, 2, 64);
+  check_layer_gradients(ResidualBlock<double>({4, 5, 4}, 4, 1, 1.0, {.groups = 2}), 2, 65);
+  check_layer_gradients(
+      ResidualBlock<double>({2, 6, 6}, 4, 2, 1.0, {.shortcut = Shortcut::zero_pad, .groups = 4}), 2,
+      66);
+  // FLOPs of option A: the sum and the input-gradient path touch Cin·Ho·Wo per sample.
+  const Conv2d<double> a({2, 6, 5}, {2, 4, 3, 2, 1}), b({4, 3, 3}, {4, 4, 3, 1, 1});
+  const double elements = 4 * 9 * 3, added = 2 * 9 * 3;
+  CHECK(down.forward_flops(3) ==
+        a.forward_flops(3) + elements + b.forward_flops(3) + added + elements);
+  CHECK(down.backward_flops(3, true) == 2 * elements + b.backward_flops(3, true) + 2 * elements +
+                                            a.backward_flops(3, true) + added);
 }

@@ -116,7 +116,7 @@ TEST_CASE("unknown kinds and enum values list what is accepted", "[scenario][err
                  "star, torus (did you mean \"ring\"?)");
   check_rejected(R"({"data": {"source": "cvs"}})", "data.source",
                  "unknown source \"cvs\"; expected one of: synthetic-regression, "
-                 "synthetic-classification, csv, libsvm, fashion-mnist, none");
+                 "synthetic-classification, csv, libsvm, cifar10, fashion-mnist, none");
   check_rejected(R"({"model": {"kind": "mpl"}})", "model.kind",
                  "expected one of: least-squares, logistic, softmax, mlp, lenet5, resnet, "
                  "cnn, consensus, profile");

@@ -54,4 +54,29 @@ std::vector<Key> data_common_keys() {
   };
 }
 
+Key image_shape_key() {
+  return optional("image_shape", array_of(integer().ge(1).le(1 << 20)),
+                  "[channels, height, width] of every sample when its features are an image "
+                  "stored channel-major (c, y, x): what the convolutional networks take; their "
+                  "product must be the feature count. Absent: 784 features are read as 1x28x28.");
+}
+
+std::optional<ImageShape> read_image_shape(const json& data) {
+  if (!data.contains("image_shape")) return std::nullopt;
+  const json& dims = data.at("image_shape");
+  if (dims.size() != 3)
+    throw DataConfigError("image_shape", "must be [channels, height, width], got " +
+                                             std::to_string(dims.size()) + " numbers");
+  return ImageShape{dims[0].get<std::int64_t>(), dims[1].get<std::int64_t>(),
+                    dims[2].get<std::int64_t>()};
+}
+
+void check_image_features(const std::optional<ImageShape>& image, std::int64_t features,
+                          const std::string& where) {
+  if (image && image->size() != features)
+    throw DataConfigError("image_shape", image->text() + " images have " +
+                                             std::to_string(image->size()) + " features but " +
+                                             where + " has " + std::to_string(features));
+}
+
 }  // namespace dlsim::models

@@ -34,12 +34,29 @@ class DataConfigError : public spec::KeyError {
   using KeyError::KeyError;
 };
 
+/// The shape of one sample when samples are images: channels × height × width, the
+/// features of a row stored channel-major, (c, y, x) with x fastest (Fashion-MNIST
+/// 1×28×28, CIFAR-10 3×32×32). The convolutional networks read it.
+struct ImageShape {
+  std::int64_t channels = 1, height = 1, width = 1;
+  std::int64_t size() const { return channels * height * width; }
+  /// "3x32x32"
+  std::string text() const {
+    return std::to_string(channels) + "x" + std::to_string(height) + "x" + std::to_string(width);
+  }
+  bool operator==(const ImageShape&) const = default;
+};
+
 /// What the scenario alone says about the data, before any is loaded (load-time checks
 /// and the memory estimate, sim/run/memory_estimate.hpp).
 struct DataShape {
   std::optional<std::int64_t> features;  // data.features, when the source has that key
-  std::optional<std::int64_t> classes;   // the class count, when the scenario fixes it
-  std::string classes_text;              // how it says so: "data.classes is 5"
+  /// The image shape of every sample, when the source states one (fashion-mnist, cifar10,
+  /// or data.image_shape), and how it says so ("cifar10 images are 3x32x32").
+  std::optional<ImageShape> image;
+  std::string image_text;
+  std::optional<std::int64_t> classes;  // the class count, when the scenario fixes it
+  std::string classes_text;             // how it says so: "data.classes is 5"
   /// The rows the source will store (training, and a separate test set), when known
   /// before loading (generated data: data.samples).
   std::optional<std::int64_t> samples;
@@ -114,6 +131,17 @@ std::string no_data_source();
 
 /// test_fraction, train_samples, normalize and partition: every source with data.
 std::vector<spec::Key> data_common_keys();
+
+/// `image_shape` [C, H, W]: the optional key of the sources whose features may be images
+/// (synthetic-classification, csv, libsvm), for the convolutional networks.
+spec::Key image_shape_key();
+/// data.image_shape when given; throws DataConfigError("image_shape") unless it is three
+/// positive integers.
+std::optional<ImageShape> read_image_shape(const nlohmann::json& data);
+/// Throws DataConfigError("image_shape") when `image` is given and `features` (of the
+/// data in `where`, e.g. a file's path) is not C·H·W.
+void check_image_features(const std::optional<ImageShape>& image, std::int64_t features,
+                          const std::string& where);
 
 /// Runs `load`, turning a DataError into a DataConfigError at `key`.
 template <class Load>

@@ -65,6 +65,12 @@ DataSplit load_fashion_mnist(const std::string& dir);
 /// features per line): the first `train_rows` rows train, the rest test (the official split:
 /// train_rows = 463,715 of 515,345). Throws DataError("file:line", ...) when malformed.
 DataSplit load_year_prediction_msd(const std::string& path, Index train_rows);
+/// CIFAR-10, binary version, from the folder `dir` (cifar-10-batches-bin):
+/// data_batch_1.bin .. data_batch_5.bin for training, test_batch.bin for test, each any
+/// whole number of 3,073-byte records (label 0..9, then the R, G, B planes of 32×32).
+/// Rows are 3,072 pixels in C×H×W order scaled to [0, 1]. Throws DataError(file, ...) for
+/// a missing, truncated or malformed file.
+DataSplit load_cifar10(const std::string& dir);
 
 /// Keeps a seeded random `samples` rows of the training set (in their original order).
 void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng);

@@ -40,6 +40,8 @@ struct ModelContext {
   const DataSplit* data = nullptr;    // the prepared data; null for models without data
   int workers = 1;                    // scenario `workers`
   std::mt19937_64* starts = nullptr;  // the scenario's "consensus-starts" stream
+  /// The image shape the data source states (DataShape::image), if any.
+  std::optional<ImageShape> image;
 };
 
 /// What a model kind needs in memory besides the model-sized vectors the algorithm keeps
@@ -95,6 +97,10 @@ struct ModelFacts {
   /// The number of input features the model takes, and what they are ("28x28 images").
   std::optional<std::int64_t> input_features;
   std::string input_text;
+  /// Takes images of whatever shape the data states (DataShape::image: fashion-mnist,
+  /// cifar10, data.image_shape); input_features is then the default for data that states
+  /// none.
+  bool image_input = false;
   /// sim/algorithms/smoothness.hpp estimates its L (a global bound, or exact).
   bool smoothness_estimable = false;
 };

@@ -106,7 +106,8 @@ models::Shards make_partition(const Scenario& s, const models::Dataset& train) {
 std::unique_ptr<models::Objective> make_objective(const Scenario& s,
                                                   const models::DataSplit* data) {
   auto starts = make_rng(s.seed, "consensus-starts");
-  const models::ModelContext context{.data = data, .workers = int(s.workers), .starts = &starts};
+  const models::ModelContext context{
+      .data = data, .workers = int(s.workers), .starts = &starts, .image = s.data.shape().image};
   try {
     return s.model.options->build(context);
   } catch (const models::ModelConfigError& e) {

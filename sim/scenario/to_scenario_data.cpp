@@ -70,10 +70,17 @@ void check_data(const Scenario& s) {
                                         s.data.source + " has real targets" + alternative);
   }
   const models::DataShape shape = s.data.shape();
-  if (model.input_features && shape.features && *shape.features != *model.input_features) {
-    throw InputError("data.features", "model kind \"" + kind + "\" takes " + model.input_text +
-                                          " (" + std::to_string(*model.input_features) +
-                                          " features), got " + std::to_string(*shape.features));
+  // A model that takes images of any shape takes the data's stated one (checked against
+  // data.features where the source reads it).
+  const bool stated_image = model.image_input && shape.image;
+  if (model.input_features && shape.features && !stated_image &&
+      *shape.features != *model.input_features) {
+    throw InputError(
+        "data.features",
+        "model kind \"" + kind + "\" takes " + model.input_text + " (" +
+            std::to_string(*model.input_features) + " features)" +
+            (model.image_input ? " unless data.image_shape states another shape" : "") + ", got " +
+            std::to_string(*shape.features));
   }
   try {
     s.model.options->check_data(shape);

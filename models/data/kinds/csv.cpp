@@ -24,6 +24,7 @@ struct CsvSource final : FileSource {
                                                " features but " + path + " has " +
                                                std::to_string(split.train.feature_count()));
     }
+    check_image(split);
     return split;
   }
 };
@@ -33,6 +34,7 @@ std::shared_ptr<const DataOptions> read(const json& j) {
   o->path = j.at("path").get<std::string>();
   o->test_path = j.at("test_path").get<std::string>();
   o->label_column = j.at("label_column").get<std::string>();
+  o->image = read_image_shape(j);
   if (o->path.empty()) throw DataConfigError("path", "data.source csv needs a path");
   return o;
 }
@@ -44,7 +46,8 @@ const DataSourceRegistration registered{{
              defaulted("test_path", string(), "",
                        "Path of a separate test CSV file (empty: none)."),
              defaulted("label_column", string().nonempty(), "label",
-                       "Name of the column that holds the label.")},
+                       "Name of the column that holds the label."),
+             image_shape_key()},
     .read = read,
     .order = 2,
 }};

@@ -16,7 +16,10 @@ struct FashionMnistSource final : DataOptions {
     return or_config_error("path", [&] { return load_fashion_mnist(dir); });
   }
   DataShape shape() const override {
-    return {.classes = 10, .classes_text = "fashion-mnist has 10 classes"};
+    return {.image = ImageShape{1, 28, 28},
+            .image_text = "fashion-mnist images are 1x28x28",
+            .classes = 10,
+            .classes_text = "fashion-mnist has 10 classes"};
   }
   std::vector<std::pair<std::string, std::string>> paths() const override {
     return {{"path", dir}};

@@ -30,6 +30,7 @@ struct LibsvmSource final : FileSource {
     DataSplit split;
     split.train = densify(train, features);
     if (test) split.test = densify(*test, features);
+    check_image(split);
     return split;
   }
 };
@@ -38,6 +39,7 @@ std::shared_ptr<const DataOptions> read(const json& j) {
   auto o = std::make_shared<LibsvmSource>();
   o->path = j.at("path").get<std::string>();
   o->test_path = j.at("test_path").get<std::string>();
+  o->image = read_image_shape(j);
   if (o->path.empty()) throw DataConfigError("path", "data.source libsvm needs a path");
   return o;
 }
@@ -46,7 +48,8 @@ const DataSourceRegistration registered{{
     .name = "libsvm",
     .doc = "libsvm/svmlight lines `label idx:value ...` (1-based indices), stored densely.",
     .keys = {required("path", string().nonempty(), "Path of the training file."),
-             defaulted("test_path", string(), "", "Path of a separate test file (empty: none).")},
+             defaulted("test_path", string(), "", "Path of a separate test file (empty: none)."),
+             image_shape_key()},
     .read = read,
     .order = 3,
 }};

@@ -25,6 +25,7 @@ struct SyntheticRegressionSource final : DataOptions {
 /// synthetic-classification: Gaussian clusters (sources.hpp).
 struct SyntheticClassificationSource final : DataOptions {
   SyntheticClassificationOptions options;
+  std::optional<ImageShape> image;  // data.image_shape
 
   DataSplit load(std::mt19937_64& rng) const override;
   DataShape shape() const override;
@@ -33,7 +34,21 @@ struct SyntheticClassificationSource final : DataOptions {
 /// A source read from a training file and an optional separate test file (csv, libsvm).
 struct FileSource : DataOptions {
   std::string path;
-  std::string test_path;  // empty: none
+  std::string test_path;            // empty: none
+  std::optional<ImageShape> image;  // data.image_shape
+
+  DataShape shape() const override {
+    DataShape s;
+    if (image) {
+      s.image = image;
+      s.image_text = "data.image_shape is " + image->text();
+    }
+    return s;
+  }
+  /// The image shape against the loaded files' feature count.
+  void check_image(const DataSplit& split) const {
+    check_image_features(image, split.train.feature_count(), path);
+  }
 
   std::vector<std::pair<std::string, std::string>> paths() const override {
     std::vector<std::pair<std::string, std::string>> files = {{"path", path}};

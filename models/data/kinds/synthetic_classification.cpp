@@ -15,6 +15,8 @@ DataSplit SyntheticClassificationSource::load(std::mt19937_64& rng) const {
 
 DataShape SyntheticClassificationSource::shape() const {
   return {.features = options.features,
+          .image = image,
+          .image_text = image ? "data.image_shape is " + image->text() : "",
           .classes = options.classes,
           .classes_text = "data.classes is " + std::to_string(options.classes),
           .samples = options.samples};
@@ -28,6 +30,8 @@ std::shared_ptr<const DataOptions> read(const json& j) {
   o->options.features = j.at("features").get<std::int64_t>();
   o->options.classes = int(j.at("classes").get<std::int64_t>());
   o->options.separation = j.at("separation").get<double>();
+  o->image = read_image_shape(j);
+  check_image_features(o->image, o->options.features, "data.features");
   return o;
 }
 
@@ -39,7 +43,8 @@ const DataSourceRegistration registered{{
              defaulted("classes", integer().ge(2).le(100000), 2, "Number of classes."),
              defaulted("separation", number().ge(0), 2,
                        "Scale of the class centres (mean centre distance sqrt(2)*separation, "
-                       "noise 1 per feature).")},
+                       "noise 1 per feature)."),
+             image_shape_key()},
     .read = read,
     .order = 1,
 }};

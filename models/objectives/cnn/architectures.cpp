@@ -8,6 +8,7 @@
 #include "models/objectives/cnn/conv2d.hpp"
 #include "models/objectives/cnn/dense.hpp"
 #include "models/objectives/cnn/global_avg_pool.hpp"
+#include "models/objectives/cnn/group_norm.hpp"
 #include "models/objectives/cnn/residual_block.hpp"
 
 namespace dlsim::models::cnn {
@@ -44,15 +45,18 @@ void resnet(Network<T>& net, const Architecture& a) {
         "resnet depth must be 6n + 2 with n >= 1 (8, 14, 20, 32, ...), got " +
         std::to_string(a.depth));
   const int blocks = (a.depth - 2) / 6;
-  const double branch_scale = 1.0 / std::sqrt(double(3 * blocks));
+  // Normalized branches need no down-scaling at initialization (residual_block.hpp).
+  const double branch_scale = a.groups > 0 ? 1.0 : 1.0 / std::sqrt(double(3 * blocks));
   net.add(std::make_unique<Conv2d<T>>(
       net.output_shape(), ConvOptions{a.input.channels, resnet_channels(a.width, 0), 3, 1, 1}));
+  if (a.groups > 0) net.add(std::make_unique<GroupNorm<T>>(net.output_shape(), a.groups));
   net.add(std::make_unique<ActivationLayer<T>>(net.output_shape(), Activation::relu));
+  const BlockOptions options{.shortcut = a.shortcut, .groups = a.groups};
   for (int stage = 0; stage < 3; ++stage)
     for (int block = 0; block < blocks; ++block) {
       const Index stride = stage > 0 && block == 0 ? 2 : 1;
       net.add(std::make_unique<ResidualBlock<T>>(
-          net.output_shape(), resnet_channels(a.width, stage), stride, branch_scale));
+          net.output_shape(), resnet_channels(a.width, stage), stride, branch_scale, options));
     }
   net.add(std::make_unique<GlobalAvgPool<T>>(net.output_shape()));
   net.add(std::make_unique<Dense<T>>(net.output_shape(), a.classes));
@@ -86,6 +90,9 @@ void custom(Network<T>& net, const Architecture& a) {
         break;
       case Type::global_avg_pool:
         net.add(std::make_unique<GlobalAvgPool<T>>(in));
+        break;
+      case Type::group_norm:
+        net.add(std::make_unique<GroupNorm<T>>(in, l.groups));
         break;
     }
   }

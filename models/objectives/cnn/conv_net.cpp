@@ -202,6 +202,8 @@ Vector ConvNet::initial_point(std::mt19937_64& rng) const {
       if (init_.kind == InitOptions::Kind::he || init_.kind == InitOptions::Kind::xavier)
         std *= t.init_scale;
       fill_normal(w.segment(offset, t.size), std, rng);
+    } else if (t.constant != 0.0) {
+      w.segment(offset, t.size).setConstant(t.constant);
     }
     offset += t.size;
   }

@@ -65,13 +65,15 @@ struct Workspace {
 };
 
 /// One parameter tensor of a layer: its length, the fans He/Xavier use, whether it is a
-/// weight (regularized, drawn at init) or a bias (0 at init, not regularized), and a
-/// factor on the init standard deviation.
+/// weight (regularized, drawn at init) or not (a bias or a normalization's scale: not
+/// regularized, `constant` at init: 0 for biases, 1 for a scale γ), and a factor on the
+/// init standard deviation.
 struct TensorInfo {
   Index size = 0;
   Index fan_in = 0, fan_out = 0;
   bool weight = true;
   double init_scale = 1.0;
+  double constant = 0.0;
 };
 
 template <class T>

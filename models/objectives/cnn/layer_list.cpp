@@ -53,6 +53,14 @@ LayerListShape infer_one(const LayerSpec& l, std::int64_t i, const LayerListShap
       return {l.units, 1, 1};
     case Type::global_avg_pool:
       return {in.channels, 1, 1};
+    case Type::group_norm:
+      if (l.groups < 1 || in.channels % l.groups != 0)
+        throw LayerListError(i, "groups",
+                             std::to_string(l.groups) + " groups do not divide the " +
+                                 std::to_string(in.channels) + " channels of the " +
+                                 shape_text(in) + " input");
+      parameters += 2 * in.channels;
+      return in;
   }
   throw LayerListError(i, "type", "unknown layer type");
 }
@@ -68,6 +76,7 @@ LayerSpec::Type layer_type(const std::string& name) {
   if (name == "avgpool") return Type::avgpool;
   if (name == "dense") return Type::dense;
   if (name == "global_avg_pool") return Type::global_avg_pool;
+  if (name == "group_norm") return Type::group_norm;
   throw std::invalid_argument("unknown layer type \"" + name + "\"");
 }
 

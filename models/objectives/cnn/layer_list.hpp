@@ -8,6 +8,8 @@
 //   maxpool, avgpool  size (only 2)              C×H×W → C × H/2 × W/2; H and W even.
 //   dense    units                               flattens C·H·W → units × 1 × 1.
 //   global_avg_pool                              C×H×W → C × 1 × 1.
+//   group_norm  groups                           shape unchanged; groups divides C
+//            (group_norm.hpp: 2C parameters, γ and β).
 // The network must end in `classes` outputs (shape classes × 1 × 1). Layers are the
 // ones lenet5 and resnet use (conv2d, pool2d, activation, dense, global_avg_pool), so a
 // list equal to LeNet-5 is LeNet-5: same parameter layout, FLOPs and initialization.
@@ -22,11 +24,12 @@
 namespace dlsim::models::cnn {
 
 struct LayerSpec {
-  enum class Type { conv, relu, tanh, maxpool, avgpool, dense, global_avg_pool };
+  enum class Type { conv, relu, tanh, maxpool, avgpool, dense, global_avg_pool, group_norm };
   Type type = Type::relu;
   std::int64_t channels = 0, kernel = 0, stride = 1, padding = 0;  // conv
   std::int64_t size = 2;                                           // maxpool, avgpool
   std::int64_t units = 0;                                          // dense
+  std::int64_t groups = 1;                                         // group_norm
 };
 
 /// A layer list that cannot be built: `index` is the offending layer (−1: the whole

@@ -1,6 +1,8 @@
 // ResidualBlock: two convolutions and a shortcut (residual_block.hpp).
 #include "models/objectives/cnn/residual_block.hpp"
 
+#include <stdexcept>
+
 #include "models/objectives/cnn/activation.hpp"
 
 namespace dlsim::models::cnn {
@@ -11,16 +13,50 @@ namespace {
 constexpr std::size_t kA = 0, kZ = 1, kShortcut = 2, kGradZ = 3, kGradA = 4, kGradShort = 5;
 constexpr std::size_t kConvA = 0, kConvB = 1, kProjection = 2;
 
+template <class T>
+using ShortcutRow = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ShortcutConstRow = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ShortcutStridedRow = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
+template <class T>
+using ShortcutConstStridedRow =
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
+
+// Option A's subsampling: calls visit(c, from, to) for every channel c < in.channels,
+// sample b and output row y, with `from` the offset in column c of an input tensor of
+// the start of row s·y of sample b (then every s-th value), and `to` the offset in
+// column c of an output tensor of row y of sample b. Channels from in.channels on are
+// the zero padding: nothing to visit.
+template <class Visit>
+void for_each_subsampled_row(const Shape& in, const Shape& out, Index batch, Index stride,
+                             Visit&& visit) {
+  for (Index c = 0; c < in.channels; ++c)
+    for (Index b = 0; b < batch; ++b)
+      for (Index y = 0; y < out.height; ++y)
+        visit(c, (b * in.height + stride * y) * in.width, (b * out.height + y) * out.width);
+}
+
 }  // namespace
 
 template <class T>
-ResidualBlock<T>::ResidualBlock(Shape input, Index out_channels, Index stride, double branch_scale)
+ResidualBlock<T>::ResidualBlock(Shape input, Index out_channels, Index stride, double branch_scale,
+                                BlockOptions options)
     : input_(input),
-      conv_a_(input, {input.channels, out_channels, 3, stride, 1}),
-      conv_b_(conv_a_.output_shape(), {out_channels, out_channels, 3, 1, 1}),
+      stride_(stride),
+      conv_a_(input, {input.channels, out_channels, 3, stride, 1}, options.groups),
+      conv_b_(conv_a_.output_shape(), {out_channels, out_channels, 3, 1, 1}, options.groups),
       branch_scale_(branch_scale) {
-  if (stride != 1 || out_channels != input.channels) {
-    projection_.emplace(input, ConvOptions{input.channels, out_channels, 1, stride, 0});
+  if (stride == 1 && out_channels == input.channels) return;  // identity shortcut
+  if (options.shortcut == Shortcut::projection) {
+    projection_.emplace(input, ConvOptions{input.channels, out_channels, 1, stride, 0},
+                        options.groups);
+  } else {
+    if (out_channels < input.channels)
+      throw std::invalid_argument("residual_block: a zero-padding shortcut cannot go from " +
+                                  std::to_string(input.channels) + " to " +
+                                  std::to_string(out_channels) + " channels");
+    zero_pad_ = true;
   }
 }
 
@@ -53,6 +89,12 @@ void ResidualBlock<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& 
     Tensor<T>& shortcut = ws.tensors[kShortcut];
     projection_->forward(params_p, in, shortcut, ws.children[kProjection]);
     z.data += shortcut.data;
+  } else if (zero_pad_) {
+    const Index wo = z.shape.width;
+    for_each_subsampled_row(input_, z.shape, in.batch, stride_, [&](Index c, Index from, Index to) {
+      ShortcutRow<T>(z.data.col(c).data() + to, wo) += ShortcutConstStridedRow<T>(
+          in.data.col(c).data() + from, wo, Eigen::InnerStride<>(stride_));
+    });
   } else {
     z.data += in.data;
   }
@@ -83,16 +125,34 @@ void ResidualBlock<T>::backward(const T* params, const Tensor<T>& in, const Tens
                           grad_in ? &grad_short : nullptr, grad_params + size_a + size_b,
                           ws.children[kProjection]);
     if (grad_in) grad_in->data += grad_short.data;
+  } else if (zero_pad_) {
+    // grad_in at the subsampled positions += G_Z's first Cin channels (the same rows the
+    // forward pass visited, with the roles of input and output swapped).
+    const Index wo = grad_z.shape.width;
+    if (grad_in)
+      for_each_subsampled_row(input_, grad_z.shape, grad_z.batch, stride_,
+                              [&](Index c, Index from, Index to) {
+                                ShortcutStridedRow<T>(grad_in->data.col(c).data() + from, wo,
+                                                      Eigen::InnerStride<>(stride_)) +=
+                                    ShortcutConstRow<T>(grad_z.data.col(c).data() + to, wo);
+                              });
   } else if (grad_in) {
     grad_in->data += grad_z.data;
   }
 }
 
 template <class T>
+double ResidualBlock<T>::shortcut_elements() const {
+  const Shape o = output_shape();
+  return double(input_.channels * o.height * o.width);
+}
+
+template <class T>
 double ResidualBlock<T>::forward_flops(Index batch) const {
   const double a = double(conv_a_.output_shape().size() * batch);
   const double y = double(output_shape().size() * batch);
-  double flops = conv_a_.forward_flops(batch) + a + conv_b_.forward_flops(batch) + y + y;
+  const double sum = zero_pad_ ? shortcut_elements() * double(batch) : y;
+  double flops = conv_a_.forward_flops(batch) + a + conv_b_.forward_flops(batch) + sum + y;
   if (projection_) flops += projection_->forward_flops(batch);
   return flops;
 }
@@ -104,7 +164,8 @@ double ResidualBlock<T>::backward_flops(Index batch, bool input_gradient) const 
   double flops = 2 * y + conv_b_.backward_flops(batch, true) + 2 * a +
                  conv_a_.backward_flops(batch, input_gradient);
   if (projection_) flops += projection_->backward_flops(batch, input_gradient);
-  if (input_gradient) flops += double(input_.size() * batch);
+  if (input_gradient)
+    flops += zero_pad_ ? shortcut_elements() * double(batch) : double(input_.size() * batch);
   return flops;
 }
 

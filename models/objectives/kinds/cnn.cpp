@@ -1,5 +1,7 @@
-// Model `cnn`: a convolutional network for 28x28x1 images from a list of layers
-// (models/objectives/cnn/layer_list.hpp), shape-checked when the scenario is read.
+// Model `cnn`: a convolutional network from a list of layers
+// (models/objectives/cnn/layer_list.hpp), for images of the shape the data states (else
+// 28x28x1), shape-checked against it when the scenario is read
+// (ConvNetOptions::check_data, kinds/conv_net.cpp).
 #include "models/objectives/cnn/layer_list.hpp"
 #include "models/objectives/kinds/keys.hpp"
 
@@ -11,7 +13,7 @@ using namespace spec;
 
 constexpr const char* kName = "cnn";
 
-// `layers`, shape-checked on 28x28x1 images and 10 classes.
+// `layers` (their shapes are checked with the data's image shape, in check_data).
 std::vector<cnn::LayerSpec> read_layers(const json& layers) {
   std::vector<cnn::LayerSpec> out;
   for (const json& j : layers) {
@@ -26,15 +28,8 @@ std::vector<cnn::LayerSpec> read_layers(const json& layers) {
     get("padding", l.padding);
     get("size", l.size);
     get("units", l.units);
+    get("groups", l.groups);
     out.push_back(l);
-  }
-  try {
-    cnn::infer_layer_shapes(out, {1, 28, 28}, 10);
-  } catch (const cnn::LayerListError& e) {
-    std::string where = "layers";
-    if (e.index() >= 0) where += "[" + std::to_string(e.index()) + "]";
-    if (!e.key().empty()) where += "." + e.key();
-    throw ModelConfigError(where, e.what());
   }
   return out;
 }
@@ -74,7 +69,12 @@ std::vector<Key> keys() {
        {"dense",
         "Fully connected with biases (flattens its input).",
         {required("units", integer().ge(1).le(1 << 20), "Outputs.")}},
-       {"global_avg_pool", "Mean of every channel over its height and width.", {}}});
+       {"global_avg_pool", "Mean of every channel over its height and width.", {}},
+       {"group_norm",
+        "Group normalization (Wu and He 2018): per sample, the channels in `groups` groups, each "
+        "normalized over its channels x height x width (eps 1e-5), then a learned per-channel "
+        "scale (1 at start) and shift (0 at start), not regularized.",
+        {required("groups", integer().ge(1), "Groups; must divide the input's channels.")}}});
   const Object init =
       with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
                  {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
@@ -93,9 +93,12 @@ std::vector<Key> keys() {
 
 const ModelRegistration registered{{
     .name = kName,
-    .doc = "Convolutional network for 28x28x1 images from a list of layers (conv, relu, tanh, "
-           "maxpool, avgpool, dense, global_avg_pool); the last layer must give 10 outputs, one "
-           "per class (models/objectives/cnn/layer_list.hpp).",
+    .doc = "Convolutional network from a list of layers (conv, relu, tanh, maxpool, avgpool, "
+           "dense, global_avg_pool, group_norm) for images of the shape the data states "
+           "(fashion-mnist "
+           "1x28x28, cifar10 3x32x32, data.image_shape; else 784 features as 1x28x28), "
+           "shape-checked against it; the last layer must give 10 outputs, one per class "
+           "(models/objectives/cnn/layer_list.hpp).",
     .keys = keys(),
     .facts = kinds::conv_net_facts(),
     .read = read,

@@ -27,10 +27,13 @@ InitOptions read_init(const nlohmann::json& init);
 Activation read_activation(const nlohmann::json& activation);
 /// l2, l1, init and precision of a convolutional network.
 void read_conv_net(const nlohmann::json& model, ConvNetOptions& o);
-/// The facts of the convolutional networks (models/objectives/cnn): class labels, 28x28x1
-/// images.
+/// The facts of the convolutional networks (models/objectives/cnn): class labels, images of
+/// the shape the data states, else 28x28x1.
 inline ModelFacts conv_net_facts() {
-  return {.labels = LabelNeeds::class_indices, .input_features = 784, .input_text = "28x28 images"};
+  return {.labels = LabelNeeds::class_indices,
+          .input_features = 784,
+          .input_text = "28x28 images",
+          .image_input = true};
 }
 
 }  // namespace dlsim::models::kinds

@@ -1,4 +1,4 @@
-// Model `lenet5`: LeNet-5 (LeCun et al. 1998) for 28x28x1 images
+// Model `lenet5`: LeNet-5 (LeCun et al. 1998) for the data's images, 28x28x1 by default
 // (models/objectives/cnn/architectures.hpp).
 #include "models/objectives/kinds/keys.hpp"
 
@@ -22,8 +22,9 @@ std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
 
 const ModelRegistration registered{{
     .name = kName,
-    .doc = "LeNet-5 for 28x28x1 images: conv 6@5x5 pad 2, pool, conv 16@5x5, pool, dense 120, "
-           "84, classes; 61,706 parameters for 10 classes (models/objectives/cnn).",
+    .doc = "LeNet-5 for the data's images (1x28x28 by default; any shape the data states, "
+           "e.g. cifar10 3x32x32): conv 6@5x5 pad 2, pool, conv 16@5x5, pool, dense 120, 84, "
+           "classes; 61,706 parameters for 10 classes on 1x28x28 (models/objectives/cnn).",
     .keys = kinds::cnn_regularizer_keys() +
             std::vector<Key>{
                 defaulted("activation", one_of({"relu", "tanh"}), "relu",

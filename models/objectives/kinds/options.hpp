@@ -59,7 +59,8 @@ struct MlpOptions final : DenseOptions {
   void fit_labels(DataSplit& split) const override;
 };
 
-/// lenet5, resnet and cnn (models/objectives/cnn) on 28x28x1 images; always with biases.
+/// lenet5, resnet and cnn (models/objectives/cnn) on images of the shape the data states
+/// (else 28x28x1); always with biases.
 struct ConvNetOptions final : ModelOptions {
   std::string kind;  // for messages
   cnn::Architecture architecture;
@@ -69,6 +70,7 @@ struct ConvNetOptions final : ModelOptions {
   std::unique_ptr<Objective> build(const ModelContext& context) const override;
   Regularization regularization() const override { return reg; }
   void fit_labels(DataSplit& split) const override;
+  void check_data(const DataShape& data) const override;
   std::optional<std::int64_t> parameter_count(const DataShape& data) const override;
   ModelMemory memory(const DataShape& data, std::int64_t batch) const override;
 };

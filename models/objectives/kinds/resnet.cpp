@@ -1,6 +1,7 @@
 // Model `resnet`: a CIFAR-style ResNet (He, Zhang, Ren, Sun, "Deep Residual Learning for
-// Image Recognition", CVPR 2016) for 28x28x1 images, depth 6n + 2
-// (models/objectives/cnn/architectures.hpp).
+// Image Recognition", CVPR 2016, §4.2) for the data's images (28x28x1 by default), depth
+// 6n + 2, with projection (option B) or zero-padding (option A) shortcuts and optional
+// group normalization (Wu and He 2018) (models/objectives/cnn/architectures.hpp).
 #include "models/objectives/kinds/keys.hpp"
 
 namespace dlsim::models {
@@ -21,14 +22,35 @@ std::shared_ptr<const ModelOptions> read(const nlohmann::json& j) {
   o->architecture.kind = cnn::Architecture::Kind::resnet;
   o->architecture.depth = int(depth);
   o->architecture.width = j.at("width").get<double>();
+  o->architecture.shortcut = j.at("shortcut").get<std::string>() == "zero_pad"
+                                 ? cnn::Shortcut::zero_pad
+                                 : cnn::Shortcut::projection;
+  if (j.at("norm").get<std::string>() == "group") {
+    const auto groups = j.at("groups").get<std::int64_t>();
+    for (int stage = 0; stage < 3; ++stage) {
+      const Index channels = cnn::resnet_channels(o->architecture.width, stage);
+      if (channels % groups != 0)
+        throw ModelConfigError("groups", std::to_string(groups) + " groups do not divide the " +
+                                             std::to_string(channels) + " channels of stage " +
+                                             std::to_string(stage + 1) +
+                                             " (every stage's channel count must be a multiple)");
+    }
+    o->architecture.groups = groups;
+  }
   return o;
 }
 
 const ModelRegistration registered{{
     .name = kName,
-    .doc = "CIFAR-style ResNet (He et al. 2016) for 28x28x1 images: depth 6n+2, basic blocks of "
-           "two 3x3 convolutions, stages of 16/32/64 channels times width, stride-2 downsampling "
-           "with 1x1 projection shortcuts, global average pooling, no normalization layers.",
+    .doc = "CIFAR-style ResNet (He et al. 2016, section 4.2) for the data's images (1x28x28 by "
+           "default; cifar10 3x32x32): a 3x3 convolution, then 3 stages of n basic blocks (two "
+           "3x3 convolutions) of 16/32/64 channels times width, the second and third starting "
+           "with stride 2, global average pooling, a dense layer; depth 6n+2 layers with "
+           "weights. Downsampling shortcuts: 1x1 projection (option B) or parameter-free zero "
+           "padding (option A, the paper's choice for CIFAR). No normalization, or group "
+           "normalization after every convolution (before its ReLU). ResNet-20 as in the paper: "
+           "depth 20, shortcut zero_pad; 269,034 parameters on 3x32x32 for 10 classes (with "
+           "convolution biases, no normalization).",
     .keys =
         kinds::cnn_regularizer_keys() +
         std::vector<Key>{
@@ -36,6 +58,19 @@ const ModelRegistration registered{{
                       "Layers with weights, 6n + 2 (8, 14, 20, 32, ...)."),
             defaulted("width", number().gt(0), 1,
                       "Channel multiplier: stages have round(16w), round(32w), round(64w) "
+                      "channels."),
+            defaulted("shortcut", one_of({"projection", "zero_pad"}), "projection",
+                      "Shortcut of the two blocks that change the shape: projection (a 1x1 "
+                      "convolution with stride 2, option B) or zero_pad (the input subsampled "
+                      "with stride 2 and its channels padded with zeros, parameter-free, "
+                      "option A: the paper's CIFAR networks)."),
+            defaulted("norm", one_of({"none", "group"}), "none",
+                      "Normalization after every convolution, before its ReLU: none, or group "
+                      "normalization (Wu and He 2018: per sample, channels in `groups` groups "
+                      "normalized over channels x height x width, eps 1e-5, then a learned "
+                      "per-channel scale (1 at start) and shift (0 at start), not regularized)."),
+            defaulted("groups", integer().ge(1), 8,
+                      "Groups of group normalization (norm group); must divide every stage's "
                       "channels."),
             defaulted(
                 "init",

@@ -1,0 +1,214 @@
+// CIFAR-10 binary reader (models/data/cifar10.cpp) on small generated files: records
+// decode byte for byte into C×H×W rows in [0,1], any whole number of records per file;
+// truncated, missing or misnamed files and labels above 9 are refused naming the file.
+// Then end to end: softmax and a small ResNet (option A shortcuts, group normalization)
+// learn a pattern planted in generated 3×32×32 images (the class is the brightest colour
+// channel), read through data.source cifar10, well above chance after a short run.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <vector>
+
+#include "models/data/sources.hpp"
+#include "run_helpers.hpp"
+
+using namespace dlsim::models;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kRecord = 3073;
+
+using Record = std::vector<unsigned char>;
+
+void write_file(const fs::path& path, const std::vector<Record>& records) {
+  std::ofstream out(path, std::ios::binary);
+  for (const Record& r : records) out.write(reinterpret_cast<const char*>(r.data()), kRecord);
+}
+
+// A record whose pixel byte at (c, y, x) is (c·7 + y·3 + x + seed) mod 256.
+Record pattern_record(unsigned char label, int seed) {
+  Record r(kRecord);
+  r[0] = label;
+  for (int c = 0; c < 3; ++c)
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 32; ++x)
+        r[1 + c * 1024 + y * 32 + x] = (unsigned char)((c * 7 + y * 3 + x + seed) % 256);
+  return r;
+}
+
+// The six files of a folder: data_batch_k with k records (labels k−1, k), test_batch 3.
+fs::path write_valid(const std::string& stem) {
+  const fs::path dir = dlsim::test::fresh_dir(stem);
+  for (int k = 1; k <= 5; ++k) {
+    std::vector<Record> records;
+    for (int i = 0; i < k; ++i)
+      records.push_back(pattern_record((unsigned char)(k - 1 + i % 2), 10 * k + i));
+    write_file(dir / ("data_batch_" + std::to_string(k) + ".bin"), records);
+  }
+  write_file(dir / "test_batch.bin",
+             {pattern_record(9, 100), pattern_record(0, 101), pattern_record(3, 102)});
+  return dir;
+}
+
+std::string error_of(const fs::path& dir) {
+  try {
+    load_cifar10(dir.string());
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Images whose class (0, 1 or 2) is the brightest colour channel: every pixel of every
+// channel uniform in [0, 160], the class's channel plus 60 everywhere.
+std::vector<Record> brightest_channel_records(int n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> label(0, 2), pixel(0, 160);
+  std::vector<Record> records;
+  for (int i = 0; i < n; ++i) {
+    Record r(kRecord);
+    r[0] = (unsigned char)label(rng);
+    for (int c = 0; c < 3; ++c)
+      for (int p = 0; p < 1024; ++p)
+        r[1 + c * 1024 + p] = (unsigned char)(pixel(rng) + (c == r[0] ? 60 : 0));
+    records.push_back(r);
+  }
+  return records;
+}
+
+fs::path write_learnable(const std::string& stem, int per_file, int test) {
+  const fs::path dir = dlsim::test::fresh_dir(stem);
+  std::mt19937_64 rng(17);
+  for (int k = 1; k <= 5; ++k)
+    write_file(dir / ("data_batch_" + std::to_string(k) + ".bin"),
+               brightest_channel_records(per_file, rng));
+  write_file(dir / "test_batch.bin", brightest_channel_records(test, rng));
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("cifar10: small files decode byte for byte, channel-major, in [0,1]") {
+  const fs::path dir = write_valid("cifar");
+  const DataSplit split = load_cifar10(dir.string());
+  REQUIRE(split.train.size() == 1 + 2 + 3 + 4 + 5);
+  REQUIRE(split.train.feature_count() == 3072);
+  REQUIRE(split.test);
+  REQUIRE(split.test->size() == 3);
+  CHECK(split.train.classes == 10);
+  CHECK(split.test->classes == 10);
+  // Files in order data_batch_1 .. 5, records in file order.
+  Index row = 0;
+  for (int k = 1; k <= 5; ++k)
+    for (int i = 0; i < k; ++i, ++row) {
+      INFO("file " << k << " record " << i);
+      CHECK(split.train.labels(row) == k - 1 + i % 2);
+      const Record r = pattern_record(0, 10 * k + i);
+      for (const int c : {0, 1, 2})
+        for (const auto& [y, x] : {std::pair{0, 0}, std::pair{5, 31}, std::pair{31, 2}}) {
+          const Index feature = c * 1024 + y * 32 + x;  // (c, y, x), x fastest
+          CHECK(split.train.features(row, feature) == r[1 + feature] / 255.0);
+        }
+    }
+  CHECK(split.test->labels(0) == 9);
+  CHECK(split.test->labels(2) == 3);
+  const Record t = pattern_record(0, 101);
+  for (Index f = 0; f < 3072; f += 97) CHECK(split.test->features(1, f) == t[1 + f] / 255.0);
+  CHECK(split.train.features.minCoeff() >= 0.0);
+  CHECK(split.train.features.maxCoeff() <= 1.0);
+}
+
+TEST_CASE("cifar10: truncated, missing, misnamed and bad-label files are refused with their path") {
+  SECTION("truncated: size not a multiple of 3073") {
+    const fs::path dir = write_valid("cifar-trunc");
+    const fs::path file = dir / "data_batch_2.bin";
+    fs::resize_file(file, 2 * kRecord - 1);
+    const std::string e = error_of(dir);
+    CHECK_THAT(e, Catch::Contains(file.string() +
+                                  ": size 6145 bytes is not a whole number of 3073-byte records"));
+  }
+  SECTION("empty") {
+    const fs::path dir = write_valid("cifar-empty");
+    fs::resize_file(dir / "test_batch.bin", 0);
+    CHECK_THAT(error_of(dir), Catch::Contains((dir / "test_batch.bin").string() + ": empty file"));
+  }
+  SECTION("missing or misnamed") {
+    const fs::path dir = write_valid("cifar-missing");
+    fs::rename(dir / "data_batch_4.bin", dir / "data_batch_4.dat");
+    CHECK_THAT(error_of(dir), Catch::Contains((dir / "data_batch_4.bin").string() +
+                                              ": cannot read file: no such file"));
+    fs::rename(dir / "data_batch_4.dat", dir / "data_batch_4.bin");
+    fs::remove(dir / "test_batch.bin");
+    CHECK_THAT(error_of(dir),
+               Catch::Contains((dir / "test_batch.bin").string() + ": cannot read file"));
+    CHECK_THAT(error_of(dir / "nowhere"), Catch::Contains("data_batch_1.bin: cannot read file"));
+  }
+  SECTION("label above 9") {
+    const fs::path dir = write_valid("cifar-label");
+    write_file(dir / "data_batch_3.bin", {pattern_record(1, 0), pattern_record(10, 1)});
+    CHECK(error_of(dir) ==
+          (dir / "data_batch_3.bin").string() + ": record 2 has label 10 outside 0..9");
+  }
+}
+
+TEST_CASE("cifar10: scenario keys, image shape and the official test set") {
+  const fs::path dir = write_valid("cifar-scenario");
+  const json doc = {{"workers", 1},
+                    {"data", {{"source", "cifar10"}, {"path", dir.string()}}},
+                    {"model", {{"kind", "softmax"}}},
+                    {"algorithm", {{"batch_size", 5}}},
+                    {"stop", {{"iterations", 2}}}};
+  const auto scenario = dlsim::sim::load_scenario(doc);
+  const DataShape shape = scenario.data.shape();
+  REQUIRE(shape.image);
+  CHECK(*shape.image == ImageShape{3, 32, 32});
+  CHECK(shape.classes == 10);
+  const auto prepared = dlsim::sim::prepare(scenario);
+  CHECK(prepared.objective->dimension() == 3072 * 10 + 10);
+  CHECK(dlsim::sim::resolve_scenario(doc)["data"]["path"] == dir.string());
+  CHECK(dlsim::sim::resolve_scenario(json{{"data", {{"source", "cifar10"}}},
+                                          {"model", {{"kind", "softmax"}}}})["data"]["path"] ==
+        "/usr/share/datasets/cifar-10-batches-bin");
+}
+
+TEST_CASE("cifar10: softmax and a small ResNet learn the brightest channel from generated images") {
+  const fs::path dir = write_learnable("cifar-learn", 64, 150);
+  const json data = {{"source", "cifar10"}, {"path", dir.string()}};
+  SECTION("softmax") {
+    const json doc = {{"seed", 1},
+                      {"workers", 2},
+                      {"data", data},
+                      {"model", {{"kind", "softmax"}}},
+                      {"algorithm", {{"kind", "sgd"}, {"batch_size", 16}, {"step_size", 0.05}}},
+                      {"stop", {{"iterations", 60}}},
+                      {"metrics", {{"every", {{"iterations", 60}}}}}};
+    const auto out = dlsim::test::run_scenario(doc, "cifar-softmax");
+    const double accuracy = out.summary["final"]["test_accuracy"].get<double>();
+    INFO("test accuracy " << accuracy << " (chance 1/3)");
+    CHECK(accuracy > 0.8);
+  }
+  SECTION("resnet-8, width 0.25, option A shortcuts, group normalization") {
+    const json doc = {
+        {"seed", 1},
+        {"workers", 2},
+        {"data", data},
+        {"model",
+         {{"kind", "resnet"},
+          {"depth", 8},
+          {"width", 0.25},
+          {"shortcut", "zero_pad"},
+          {"norm", "group"},
+          {"groups", 2}}},
+        {"algorithm",
+         {{"kind", "sgd"}, {"batch_size", 32}, {"step_size", 0.01}, {"momentum", 0.9}}},
+        {"stop", {{"iterations", 150}}},
+        {"metrics", {{"every", {{"iterations", 150}}}}}};
+    const auto out = dlsim::test::run_scenario(doc, "cifar-resnet");
+    const double accuracy = out.summary["final"]["test_accuracy"].get<double>();
+    INFO("test accuracy " << accuracy << " (chance 1/3)");
+    CHECK(accuracy > 0.8);
+  }
+}
