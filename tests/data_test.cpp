@@ -319,3 +319,37 @@ TEST_CASE("normalize: none and unknown kinds") {
   CHECK(split.train.features == Matrix::Constant(3, 2, 4.0));
   CHECK_THROWS_AS(normalize(split, "zscore"), std::invalid_argument);
 }
+
+TEST_CASE("normalize_channels: given and fitted per-channel statistics, both splits") {
+  // Two channels of two pixels each, channel-major: columns (c0 p0, c0 p1, c1 p0, c1 p1).
+  DataSplit split;
+  split.train.features.resize(2, 4);
+  split.train.features << 0, 2, 5, 5,  //
+      4, 6, 5, 5;
+  split.train.labels = Vector::Zero(2);
+  Dataset test;
+  test.features.resize(1, 4);
+  test.features << 3, 1, 6, 4;
+  test.labels = Vector::Zero(1);
+  split.test = test;
+
+  DataSplit given = split;
+  normalize_channels(given, 2, {0.5, 1.0}, {0.5, 2.0});  // torchvision Normalize
+  Matrix expected(2, 4);
+  expected << -1, 3, 2, 2,  //
+      7, 11, 2, 2;
+  CHECK(given.train.features == expected);
+  CHECK(given.test->features == (Matrix(1, 4) << 5, 1, 2.5, 1.5).finished());
+
+  // Fitted: channel 0 holds 0, 2, 4, 6 (mean 3, population variance (9+1+1+9)/4 = 5);
+  // channel 1 is constant 5, so it is centred only.
+  normalize_channels(split, 2, {}, {});
+  const double sd = std::sqrt(5.0);
+  expected << -3 / sd, -1 / sd, 0, 0,  //
+      1 / sd, 3 / sd, 0, 0;
+  CHECK((split.train.features - expected).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((split.test->features - (Matrix(1, 4) << 0, -2 / sd, 1, -1).finished())
+            .cwiseAbs()
+            .maxCoeff() < 1e-15);
+  CHECK_THROWS_AS(normalize_channels(split, 3, {}, {}), std::invalid_argument);
+}

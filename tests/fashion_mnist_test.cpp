@@ -75,6 +75,29 @@ TEST_CASE("fashion-mnist: the Debian files load as 60k/10k images in [0,1]") {
   CHECK((scaled - scaled.round()).abs().maxCoeff() < 1e-9);
 }
 
+// The AdaGossip code's input transform, Normalize((0.5,), (0.5,)): pixels in [0, 1] become
+// 2x - 1 in [-1, 1], in both splits, through the scenario path.
+TEST_CASE("fashion-mnist: normalize channel with mean 0.5 and std 0.5 gives [-1, 1]") {
+  if (!std::filesystem::exists(kDebianDir + "/train-images-idx3-ubyte.gz")) {
+    WARN("dataset-fashion-mnist is not installed; skipping");
+    return;
+  }
+  const nlohmann::json scenario = {
+      {"workers", 2},
+      {"data",
+       {{"source", "fashion-mnist"},
+        {"normalize", "channel"},
+        {"channel_mean", {0.5}},
+        {"channel_std", {0.5}}}},
+      {"model", {{"kind", "softmax"}}}};
+  const auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(scenario));
+  const DataSplit raw = load_fashion_mnist(kDebianDir);
+  CHECK(prepared.data->train.features == (raw.train.features.array() * 2 - 1).matrix());
+  CHECK(prepared.data->test->features == (raw.test->features.array() * 2 - 1).matrix());
+  CHECK(prepared.data->train.features.minCoeff() == -1.0);
+  CHECK(prepared.data->train.features.maxCoeff() == 1.0);
+}
+
 TEST_CASE("fashion-mnist: a tiny valid file pair decodes byte for byte") {
   const auto dir = dlsim::test::fresh_dir("fmnist");
   write_tiny(dir, 3, 7);

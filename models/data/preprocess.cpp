@@ -54,6 +54,35 @@ void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng
   split.train = take_rows(split.train, train);
 }
 
+void normalize_channels(DataSplit& split, Index channels, std::vector<double> mean,
+                        std::vector<double> std) {
+  Matrix& train = split.train.features;
+  if (channels < 1 || train.cols() % channels != 0)
+    throw std::invalid_argument("normalize: " + std::to_string(train.cols()) +
+                                " features do not split into " + std::to_string(channels) +
+                                " channels");
+  if (train.rows() == 0) throw std::invalid_argument("normalize: empty training set");
+  const Index pixels = train.cols() / channels;
+  if (mean.empty()) {
+    const double count = double(train.rows()) * double(pixels);
+    for (Index c = 0; c < channels; ++c) {
+      const auto block = train.middleCols(c * pixels, pixels).array();
+      const double m = block.sum() / count;
+      const double sd = std::sqrt((block - m).square().sum() / count);
+      mean.push_back(m);
+      std.push_back(sd > 0 ? sd : 1.0);
+    }
+  }
+  const auto apply = [&](Matrix& x) {
+    for (Index c = 0; c < channels; ++c) {
+      auto block = x.middleCols(c * pixels, pixels).array();
+      block = (block - mean[std::size_t(c)]) / std[std::size_t(c)];
+    }
+  };
+  apply(train);
+  if (split.test) apply(split.test->features);
+}
+
 void normalize(DataSplit& split, const std::string& kind) {
   if (kind != "none" && kind != "standard" && kind != "minmax") {
     throw std::invalid_argument("unknown normalize kind \"" + kind +

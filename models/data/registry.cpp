@@ -46,9 +46,19 @@ std::vector<Key> data_common_keys() {
                 "Fraction of the training samples held out as the test set (0: none)."),
       optional("train_samples", integer().ge(1),
                "Keep only a seeded random subset of this many training samples."),
-      defaulted("normalize", one_of({"none", "standard", "minmax"}), "none",
+      defaulted("normalize", one_of({"none", "standard", "minmax", "channel"}), "none",
                 "Feature scaling fitted on the training split: none, standard (zero mean, "
-                "unit variance) or minmax ([0,1])."),
+                "unit variance per feature), minmax ([0,1] per feature) or channel (images: "
+                "(x - mean_c)/std_c per colour channel c, as torchvision's Normalize; mean "
+                "and std from channel_mean and channel_std, else fitted over all the "
+                "channel's pixels of the training split)."),
+      optional("channel_mean", array_of(number()),
+               "normalize channel: the mean of every channel, e.g. [0.5] for Fashion-MNIST as "
+               "the AdaGossip code has it, [0.4914, 0.4822, 0.4465] for CIFAR-10 (with "
+               "channel_std)."),
+      optional("channel_std", array_of(number().gt(0)),
+               "normalize channel: the standard deviation of every channel, e.g. [0.5] or "
+               "[0.2023, 0.1994, 0.2010] (with channel_mean)."),
       defaulted("partition", object(partition), json::object(),
                 "How the training set is split among the workers."),
   };

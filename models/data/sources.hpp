@@ -81,6 +81,13 @@ Dataset sample_rows(const Dataset& data, Index samples, std::mt19937_64& rng);
 /// Moves a seeded random `fraction` of `split.train` into `split.test`.
 void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng);
 
+/// Images stored channel-major with `channels` channels: every pixel of channel c becomes
+/// (x − mean[c]) / std[c] (torchvision's Normalize). Empty `mean` and `std`: the mean and
+/// population standard deviation of all the channel's values in the training split (a
+/// constant channel is only centred). Applied to both splits.
+void normalize_channels(DataSplit& split, Index channels, std::vector<double> mean,
+                        std::vector<double> std);
+
 /// none | standard (zero mean, unit variance) | minmax ([0,1]); statistics come from
 /// the training split only and are applied to both splits. Constant columns are left
 /// centred (standard) or at 0 (minmax).

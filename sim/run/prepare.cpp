@@ -80,7 +80,10 @@ models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
     auto rng = make_rng(s.seed, "train-samples");
     models::subsample_train(split, *d.train_samples, rng);
   }
-  models::normalize(split, d.normalize);
+  if (d.normalize == "channel")
+    models::normalize_channels(split, d.shape().image->channels, d.channel_mean, d.channel_std);
+  else
+    models::normalize(split, d.normalize);
   fit_labels(s, split);
   return split;
 }

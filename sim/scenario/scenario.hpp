@@ -40,7 +40,8 @@ struct DataSpec {
   // every source with data
   double test_fraction = 0.0;
   std::optional<std::int64_t> train_samples;  // subsample the training set
-  std::string normalize = "none";             // none | standard | minmax
+  std::string normalize = "none";             // none | standard | minmax | channel
+  std::vector<double> channel_mean, channel_std;  // normalize channel; empty: fitted
   PartitionSpec partition;
 
   const models::DataSourceFacts& facts() const { return models::data_source_info(source).facts; }

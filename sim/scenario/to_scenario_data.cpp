@@ -11,6 +11,41 @@ namespace dlsim::sim::scenario_sections {
 
 using nlohmann::json;
 
+namespace {
+
+// normalize "channel" needs an image shape; channel_mean and channel_std come together,
+// one number per channel, and only with it.
+void read_channel_normalization(const json& j, DataSpec& d) {
+  const bool mean = j.contains("channel_mean"), sd = j.contains("channel_std");
+  if (d.normalize != "channel") {
+    if (mean || sd)
+      throw InputError(mean ? "data.channel_mean" : "data.channel_std",
+                       "only with normalize \"channel\", got normalize \"" + d.normalize + "\"");
+    return;
+  }
+  const std::optional<models::ImageShape> image = d.shape().image;
+  if (!image)
+    throw InputError("data.normalize",
+                     "\"channel\" needs images: a source with an image shape (fashion-mnist, "
+                     "cifar10) or data.image_shape");
+  if (mean != sd)
+    throw InputError(mean ? "data.channel_std" : "data.channel_mean",
+                     "must be given with data." +
+                         std::string(mean ? "channel_mean" : "channel_std"));
+  if (!mean) return;
+  d.channel_mean = j.at("channel_mean").get<std::vector<double>>();
+  d.channel_std = j.at("channel_std").get<std::vector<double>>();
+  for (const auto& [key, values] : {std::pair{"data.channel_mean", &d.channel_mean},
+                                    std::pair{"data.channel_std", &d.channel_std}}) {
+    if (std::int64_t(values->size()) != image->channels)
+      throw InputError(key, "needs one number per channel (" + std::to_string(image->channels) +
+                                " for " + image->text() + " images), got " +
+                                std::to_string(values->size()));
+  }
+}
+
+}  // namespace
+
 void read_data(const json& j, DataSpec& d) {
   d.source = j.at("source").get<std::string>();
   const models::DataSourceInfo& info = models::data_source_info(d.source);
@@ -25,6 +60,7 @@ void read_data(const json& j, DataSpec& d) {
   d.test_fraction = j.at("test_fraction").get<double>();
   if (j.contains("train_samples")) d.train_samples = j.at("train_samples").get<std::int64_t>();
   d.normalize = j.at("normalize").get<std::string>();
+  read_channel_normalization(j, d);
   const json& partition = j.at("partition");
   d.partition.kind = partition.at("kind").get<std::string>();
   if (partition.contains("alpha")) d.partition.alpha = partition.at("alpha").get<double>();

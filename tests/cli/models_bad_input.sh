@@ -108,5 +108,21 @@ expect_refused balanced_not_bool "data.partition.balanced: " \
   '{"data": {"partition": {"kind": "dirichlet", "balanced": 1}}, "stop": {"iterations": 2}}'
 expect_refused balanced_under_iid "data.partition.balanced: " \
   '{"data": {"partition": {"kind": "iid", "balanced": true}}, "stop": {"iterations": 2}}'
+# normalize channel: images only; channel_mean and channel_std together, one per channel.
+fm='"source": "fashion-mnist"'
+sm='"model": {"kind": "softmax"}'
+expect_refused channel_no_image "data.normalize: " \
+  '{"data": {"normalize": "channel"}, "stop": {"iterations": 2}}' '"channel" needs images'
+expect_refused channel_mean_alone "data.channel_std: " \
+  "{\"data\": {$fm, \"normalize\": \"channel\", \"channel_mean\": [0.5]}, $sm, $stop}" \
+  "must be given with data.channel_mean"
+expect_refused channel_wrong_count "data.channel_mean: " \
+  "{\"data\": {$fm, \"normalize\": \"channel\", \"channel_mean\": [0.5, 0.5], \"channel_std\": [0.5, 0.5]}, $sm, $stop}" \
+  "needs one number per channel (1 for 1x28x28 images), got 2"
+expect_refused channel_std_zero "data.channel_std[0]: " \
+  "{\"data\": {$fm, \"normalize\": \"channel\", \"channel_mean\": [0.5], \"channel_std\": [0]}, $sm, $stop}"
+expect_refused channel_keys_without_channel "data.channel_mean: " \
+  "{\"data\": {$fm, \"normalize\": \"standard\", \"channel_mean\": [0.5], \"channel_std\": [0.5]}, $sm, $stop}" \
+  'only with normalize "channel"'
 
 refusals_summary
