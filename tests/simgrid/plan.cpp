@@ -90,6 +90,7 @@ Plan make_plan(const std::string& pattern, const std::string& nics, const std::s
     throw std::invalid_argument("unknown latency " + latency);
 
   int workers = 0;
+  double nic = kNic;
   if (pattern == "lone") {
     p.nodes = workers = 2;
     p.steps = {{Step{{1}, 1e6, {}}}, {Step{{}, 0, {0}}}};
@@ -119,6 +120,16 @@ Plan make_plan(const std::string& pattern, const std::string& nics, const std::s
             Step{{(i + 1) % workers}, 2e6 / workers, {(i + workers - 1) % workers}});
   } else if (pattern == "gossip-ring") {
     gossip(p, ring(8), 500e3);
+  } else if (pattern == "gossip-ring1024") {
+    // scenarios/bench/gossip-ring1024-profile.json's network pattern: 1024-node ring,
+    // 32 kbit + 64 B header per message, no compute, 100 rounds, 10 Gbit/s everywhere and
+    // 5 us (this pattern's own latency and rates, whatever NICS and LATENCY say).
+    gossip(p, ring(1024), 4064);
+    p.rounds = 100;
+    p.compute_s = 0;
+    p.latency = 5e-6;
+    p.link_bandwidth = 10e9 / 8;
+    nic = 10e9 / 8;
   } else if (pattern == "gossip-torus") {
     gossip(p, torus(3, 3), 500e3);
   } else if (pattern == "gossip-random") {
@@ -132,11 +143,11 @@ Plan make_plan(const std::string& pattern, const std::string& nics, const std::s
     for (int i = 0; i < workers; ++i) p.computes[i] = true;
   }
 
-  p.egress.assign(std::size_t(p.nodes), kNic);
-  p.ingress.assign(std::size_t(p.nodes), kNic);
+  p.egress.assign(std::size_t(p.nodes), nic);
+  p.ingress.assign(std::size_t(p.nodes), nic);
   auto slow = [&](int node, double factor) {
-    p.egress[node] = kNic * factor;
-    p.ingress[node] = kNic * factor;
+    p.egress[node] = nic * factor;
+    p.ingress[node] = nic * factor;
   };
   if (nics == "one-slow") {
     slow(1, 0.25);

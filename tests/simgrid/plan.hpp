@@ -33,7 +33,7 @@ struct Plan {
 };
 
 /// The case named `pattern` (lone, ps, allgather, ring-allreduce, gossip-ring,
-/// gossip-torus, gossip-random) with `nics` (homogeneous, one-slow, two-slow),
+/// gossip-torus, gossip-random, gossip-ring1024) with `nics` (homogeneous, one-slow, two-slow),
 /// `model` (cm02, lv08) and `latency` (short: 10 us, long: 50 ms). Throws
 /// std::invalid_argument on an unknown name.
 Plan make_plan(const std::string& pattern, const std::string& nics, const std::string& model,
