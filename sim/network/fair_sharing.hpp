@@ -1,12 +1,14 @@
 // `fair` sharing: fluid flows share every egress port, ingress port and link by
 // max-min fairness (progressive filling: repeatedly saturate the resources with the
 // smallest fair share). This is SimGrid's CM02 model without its TCP correction
-// factors and window bound.
+// factors and window bound; network.model lv08 adds them (see below).
 //
 // Incremental recomputation (as SimGrid's lmm solver with its "modified" constraint
 // sets): a change (a flow starts or ends, a rate changes) marks the resources it
 // touches; the solver re-runs progressive filling only on the connected components of
-// the flow/resource graph that contain a marked resource. Progressive filling is run
+// the flow/resource graph that contain a marked resource. (SimGrid 3.32's selective
+// update can miss part of such a component when several flows start at once, and then
+// is not max-min fair: docs/design.md §7, tests/simgrid.) Progressive filling is run
 // per component, and its result is a function of the component's flows alone (all
 // flows fixed in one round get the same share, so the order of the subtractions does
 // not matter), so the rates are bit-identical to re-solving every component
