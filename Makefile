@@ -41,12 +41,9 @@ sanitize: setup
 	  "-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE_FLAGS)" -DDLSIM_BENCH=OFF -DDLSIM_UNITY_BUILD=OFF \
 	  > $(SANITIZE_DIR)/configure.log 2>&1 || { cat $(SANITIZE_DIR)/configure.log; exit 1; }
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
-	@# SimGrid's actors switch stacks by hand (its own context code, not instrumented in
-	@# Debian's uninstrumented libsimgrid), which ASan cannot follow: the SimGrid
-	@# conformance cases (label simgrid) run in `make test` only.
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -LE '^(slow|simgrid)$$' -E '^cli\.sweep_mpi$$' $(CTEST_ARGS)
+	  ctest --output-on-failure -j $(JOBS) -LE slow -E '^cli\.sweep_mpi$$' $(CTEST_ARGS)
 	@# Open MPI does not free its own allocations at MPI_Finalize: no leak check there.
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
