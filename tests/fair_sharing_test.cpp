@@ -4,7 +4,9 @@
 // rate change) must give bit-identical end times and rates. Independently of both, the
 // rates at random instants must be max-min fair: feasible on every resource, and every
 // flow has a saturated resource on which no other flow gets more (the bottleneck
-// characterisation of max-min fairness, Bertsekas & Gallager §6.5.2).
+// characterisation of max-min fairness, Bertsekas & Gallager §6.5.2). The same for
+// network.model lv08: weighted by 1/penalty, bounded by the TCP window, rate 0.97 times
+// the max-min value (SimGrid 3.32's LV08, sim/network/network_model.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -161,7 +163,107 @@ void check_max_min(const NetworkConfig& c, const std::vector<Start>& w, const Dr
   }
 }
 
+// lv08's penalty and bound of a flow, written out from SimGrid's formula (bytes, seconds):
+// penalty = α + 20537 · (1/E + 1/β + 1/I), bound = 4194304 / (2α); α = 0: penalty 1.
+double lv08_penalty(const NetworkConfig& c, NodeId s, NodeId d) {
+  const LinkParams l = c.link(s, d);
+  if (l.latency.ps == 0) return 1.0;
+  return l.latency.seconds() + 20537.0 * (8 / c.egress(s) + 8 / l.bandwidth + 8 / c.ingress(d));
+}
+double lv08_bound(const NetworkConfig& c, NodeId s, NodeId d) {
+  const SimTime a = c.link(s, d).latency;
+  return a.ps == 0 ? 0.0 : 8 * 4194304.0 / (2 * a.seconds());
+}
+
+// Weighted max-min with bounds, from the definition: with values v = rate / 0.97, every
+// resource is feasible, and every flow is at its bound or has a saturated resource on
+// which no flow has a higher level v · penalty.
+void check_weighted_max_min(const NetworkConfig& c, const std::vector<Start>& w,
+                            const Driver::Probe& p) {
+  const int n = c.nodes();
+  std::map<std::int64_t, std::vector<std::size_t>> users;
+  std::map<std::int64_t, double> capacity;
+  std::vector<double> value, level;
+  for (std::size_t k = 0; k < p.ids.size(); ++k) {
+    const Start& s = w[p.ids[k]];
+    users[s.src].push_back(k);
+    capacity[s.src] = c.egress(s.src);
+    users[n + s.dst].push_back(k);
+    capacity[n + s.dst] = c.ingress(s.dst);
+    const std::int64_t link = 2 * n + std::int64_t(s.src) * n + s.dst;
+    users[link].push_back(k);
+    capacity[link] = c.link(s.src, s.dst).bandwidth;
+    value.push_back(p.rates[k] / 0.97);
+    level.push_back(value.back() * lv08_penalty(c, s.src, s.dst));
+  }
+  std::map<std::int64_t, double> load;
+  for (const auto& [r, ks] : users) {
+    for (std::size_t k : ks) load[r] += value[k];
+    CHECK(load[r] <= capacity[r] * (1 + 1e-9));
+  }
+  for (std::size_t k = 0; k < p.ids.size(); ++k) {
+    REQUIRE(value[k] > 0);
+    const Start& s = w[p.ids[k]];
+    const double bound = lv08_bound(c, s.src, s.dst);
+    CHECK((bound == 0 || value[k] <= bound * (1 + 1e-9)));
+    bool limited = bound > 0 && value[k] >= bound * (1 - 1e-9);
+    for (const auto& [r, ks] : users) {
+      if (std::find(ks.begin(), ks.end(), k) == ks.end()) continue;
+      if (load[r] < capacity[r] * (1 - 1e-9)) continue;
+      double most = 0;
+      for (std::size_t j : ks) most = std::max(most, level[j]);
+      limited |= level[k] >= most * (1 - 1e-9);
+    }
+    CHECK(limited);
+  }
+}
+
 }  // namespace
+
+TEST_CASE(
+    "lv08: incremental solver equals full recomputation bit for bit, and is weighted "
+    "max-min fair with window bounds",
+    "[fair_sharing]") {
+  for (std::uint64_t seed = 101; seed <= 108; ++seed) {
+    std::mt19937_64 rng(seed);
+    const int n = 4 + int(rng() % 29);
+    NetworkConfig config = random_config(rng, n);
+    config.set_model(NetworkModel::lv08);
+    // Latencies from 0 to 100 ms: long links bind their flows at 8γ / (2α).
+    const double latencies[] = {0, 1e-6, 1e-3, 20e-3, 100e-3};
+    std::uniform_int_distribution<int> node(0, n - 1);
+    for (int k = 0; k < 2 * n; ++k) {
+      const int a = node(rng), b = node(rng);
+      if (a != b) config.set_link(a, b, SimTime::from_seconds(latencies[rng() % 5]), std::nullopt);
+    }
+    const auto workload = random_workload(rng, n, 300);
+    std::vector<SimTime> probes;
+    const std::int64_t horizon = workload.back().at.ps + 1;
+    for (int k = 0; k < 25; ++k)
+      probes.push_back(SimTime::from_ps(std::int64_t(rng() % horizon) | 1));
+    const std::optional<SimTime> change =
+        seed % 2 ? std::optional(SimTime::from_ps(horizon / 4 * 2)) : std::nullopt;
+    CAPTURE(seed, n);
+    const Outcome inc = run(FairSharing::Recompute::incremental, config, workload, probes, change);
+    const Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
+    REQUIRE(inc.ends.size() == workload.size());
+    REQUIRE(inc.ends == full.ends);
+    REQUIRE(inc.probes.size() == full.probes.size());
+    for (std::size_t k = 0; k < inc.probes.size(); ++k) {
+      CHECK(inc.probes[k].ids == full.probes[k].ids);
+      CHECK(inc.probes[k].rates == full.probes[k].rates);  // exact
+    }
+    NetworkConfig after = config;
+    for (const auto& p : inc.probes) {
+      if (change && p.at > *change) {
+        after.set_egress(0, 0.5e9);
+        after.set_ingress(1, 20e9);
+      }
+      if (!p.ids.empty())
+        check_weighted_max_min(change && p.at > *change ? after : config, workload, p);
+    }
+  }
+}
 
 TEST_CASE("incremental max-min solver equals full recomputation bit for bit", "[fair_sharing]") {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {

@@ -177,6 +177,10 @@ TEST_CASE("impossible combinations are rejected by to_scenario", "[scenario][err
                  "network.nodes[2].id", "duplicate node id 1 (also in network.nodes[0])");
   check_rejected(R"({"network": {"links": [{"from": 2, "to": 2}]}})", "network.links[0].to",
                  "must differ from \"from\"");
+  check_rejected(R"({"network": {"model": "lv08", "sharing": "fifo"}})", "network.model",
+                 "lv08 shares bandwidth by weighted max-min: it needs network.sharing fair");
+  check_rejected(R"({"network": {"model": "lv07"}})", "network.model",
+                 "expected one of: cm02, lv08");
   check_rejected(R"({"network": {"links": [{"from": 0, "to": 1}, {"from": 0, "to": 7}]}})",
                  "network.links[1].to", "must be a node id in [0, 4], got 7");
   check_rejected(R"({"network": {"links": [{"from": 0, "to": 1}, {"from": 0, "to": 1}]}})",

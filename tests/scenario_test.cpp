@@ -50,7 +50,7 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
       "compressor": {"kind": "none", "error_feedback": false, "per_tensor": true}})"));
   CHECK(r["topology"] == json::parse(R"({"kind": "ring", "weights": "metropolis"})"));
   CHECK(r["network"] == json::parse(R"({"latency": "10us", "bandwidth": "10Gbps",
-      "sharing": "fair", "header": "0B", "nic": {"egress": "10Gbps", "ingress": "10Gbps"},
+      "sharing": "fair", "model": "cm02", "header": "0B", "nic": {"egress": "10Gbps", "ingress": "10Gbps"},
       "nodes": [], "links": [], "faults": {"drop_probability": 0}, "schedule": [], "down": []})"));
   CHECK(r["compute"] == json::parse(R"({"speed": "10GFLOPS", "per_worker": [], "jitter": 0})"));
   CHECK(r["stop"] == json::parse(R"({"iterations": 100})"));

@@ -21,6 +21,7 @@ packages=(
   python3-matplotlib python3-pandas python3-pytest
   libopenmpi-dev openmpi-bin
   zlib1g-dev dataset-fashion-mnist
+  libsimgrid-dev
 )
 $torch && packages+=(python3-torch python3-torchvision)
 

@@ -143,7 +143,7 @@ bool symmetric_cluster(const Cluster& t, const RingAllReduce::Options& o) {
   const std::vector<std::string>& reducible = models::all_reducible_kinds();
   const bool all_reducible =
       std::find(reducible.begin(), reducible.end(), o.compressor.kind) != reducible.end();
-  return !t.objective.has_math() && t.workers() >= 2 && all_reducible &&
+  return !t.objective.has_math() && t.workers() >= 2 && all_reducible && net.model == "cm02" &&
          !o.compressor.error_feedback && net.nodes.empty() && net.links.empty() &&
          net.schedule.empty() && net.down.empty() && net.fail.empty() && !t.watched &&
          net.drop_probability == 0 && unit_factors && s.compute.jitter == 0 && by_iterations;

@@ -5,6 +5,8 @@
 #include <limits>
 #include <span>
 
+#include "sim/network/network_model.hpp"
+
 namespace dlsim::sim {
 
 namespace {
@@ -18,7 +20,12 @@ bool later_due(SimTime a_finish, TransferId a_id, SimTime b_finish, TransferId b
 
 FairSharing::FairSharing(Engine& engine, const NetworkConfig& config, TransferSink& sink,
                          Recompute mode)
-    : engine_(engine), config_(config), sink_(sink), mode_(mode) {
+    : engine_(engine),
+      config_(config),
+      sink_(sink),
+      mode_(mode),
+      weighted_(config.model() == NetworkModel::lv08),
+      rate_factor_(weighted_ ? lv08::kBandwidthFactor : 1.0) {
   const int n = config.nodes();
   capacity_.resize(2 * std::size_t(n));
   for (int i = 0; i < n; ++i) {
@@ -40,6 +47,16 @@ int FairSharing::link_resource(NodeId src, NodeId dst) {
     users_.emplace_back();
   }
   return it->second;
+}
+
+// lv08: the flow's penalty and window bound from its route egress_src, link, ingress_dst
+// (network_model.hpp); cm02 keeps penalty 1 and no bound.
+void FairSharing::set_penalty_and_bound(Flow& f, NodeId src, NodeId dst) const {
+  if (!weighted_) return;
+  const LinkParams link = config_.link(src, dst);
+  f.penalty =
+      lv08::penalty(link.latency, config_.egress(src), link.bandwidth, config_.ingress(dst));
+  f.bound = lv08::window_bound(link.latency);
 }
 
 void FairSharing::mark(int resource) {
@@ -81,11 +98,14 @@ void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
            {0, 0, 0},
            bits,
            0.0,
+           1.0,
+           0.0,
            engine_.now(),
            SimTime::max(),
            next_order_++,
            f.generation + 1,
            true};
+  set_penalty_and_bound(f, src, dst);
   ++active_;
   attach(id);
   request_solve();
@@ -102,6 +122,7 @@ void FairSharing::rates_changed() {
   for (TransferId id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
     if (!f.active) continue;
+    set_penalty_and_bound(f, f.resources[0], f.resources[1] - n);
     const int link = link_resource(f.resources[0], f.resources[1] - n);
     if (link != f.resources[2]) {
       detach(id);
@@ -143,6 +164,7 @@ void FairSharing::solve() {
   flow_stamp_.resize(flows_.size(), 0);
   left_.resize(capacity_.size());
   count_.resize(capacity_.size());
+  weight_sum_.resize(capacity_.size());
   saturated_.resize(capacity_.size());
   component_resources_.clear();
   component_flows_.clear();
@@ -180,6 +202,13 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
   for (int r : resources) {
     left_[r] = capacity_[r];
     count_[r] = int(users_[r].size());
+    if (!weighted_) {
+      weight_sum_[r] = double(count_[r]);
+    } else {
+      double sum = 0;
+      for (TransferId id : users_[r]) sum += 1.0 / flows_[id].penalty;
+      weight_sum_[r] = sum;
+    }
   }
   new_rate_.assign(flow_count, -1.0);  // -1: not fixed yet
   if (mode_ == Recompute::full)
@@ -190,10 +219,11 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
   for (std::size_t k = 0; k < flow_count; ++k) {
     const TransferId id = flows[k];
     Flow& f = flows_[id];
-    if (new_rate_[k] == f.rate) continue;  // unchanged: keep its accounting untouched
+    const double rate = new_rate_[k] * rate_factor_;
+    if (rate == f.rate) continue;  // unchanged: keep its accounting untouched
     f.remaining -= f.rate * (now - f.since).seconds();
     f.since = now;
-    f.rate = new_rate_[k];
+    f.rate = rate;
     f.finish =
         f.rate > 0 ? now + transmission_time(std::max(f.remaining, 0.0), f.rate) : SimTime::max();
     if (f.rate > 0 && f.finish == SimTime::max()) engine_.note_beyond_clock_end();  // saturated
@@ -205,11 +235,32 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
   }
 }
 
-// Progressive filling: the resources with the smallest fair share max(left, 0)/count
+// Progressive filling: the resources with the smallest fair share max(left, 0)/Σ weight
 // saturate first, all of them at once when several tie within 1e-12 (a symmetric
-// pattern then takes one round); their unfixed flows get that share. Every flow fixed
-// in a round gets the same share, so the order of the subtractions does not matter.
-//
+// pattern then takes one round); their unfixed flows get that share θ times their weight
+// (θ / penalty). Under lv08 a flow whose bound b is reached first (b · penalty < θ) is
+// fixed at b in a round of its own. Under cm02 every flow fixed in a round gets the same
+// value, so the order of the subtractions does not matter; under lv08 they are applied
+// in TransferId order (sort_round).
+
+// The flow of component index k (current flows span) takes its value new_rate_[k] out
+// of every resource it crosses.
+void FairSharing::apply(std::uint32_t k, TransferId id) {
+  const Flow& f = flows_[id];
+  for (int r : f.resources) {
+    if (r < 0) continue;
+    left_[r] -= new_rate_[k];
+    weight_sum_[r] -= 1.0 / f.penalty;
+    --count_[r];
+  }
+}
+
+void FairSharing::sort_round(std::span<const TransferId> flows) {
+  if (!weighted_) return;
+  std::sort(round_fixed_.begin(), round_fixed_.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return flows[a] < flows[b]; });
+}
+
 // The reference: every round scans all resources and all unfixed flows (O(rounds · F)).
 void FairSharing::fill_by_scanning(std::span<const int> resources,
                                    std::span<const TransferId> flows) {
@@ -218,31 +269,42 @@ void FairSharing::fill_by_scanning(std::span<const int> resources,
   while (!unfixed_.empty()) {
     double share = std::numeric_limits<double>::infinity();
     for (int r : resources)
-      if (count_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / count_[r]);
-    for (int r : resources)
-      saturated_[r] = count_[r] > 0 && std::max(left_[r], 0.0) / count_[r] <= share * (1 + 1e-12);
-    std::size_t kept = 0;
+      if (count_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / weight_sum_[r]);
+    double bound_level = std::numeric_limits<double>::infinity();
     for (std::uint32_t k : unfixed_) {
       const Flow& f = flows_[flows[k]];
-      bool bottlenecked = false;
-      for (int r : f.resources) bottlenecked |= r >= 0 && saturated_[r];
-      if (!bottlenecked) {
+      if (f.bound > 0) bound_level = std::min(bound_level, f.bound * f.penalty);
+    }
+    const bool by_bound = bound_level < share;
+    for (int r : resources)
+      saturated_[r] = !by_bound && count_[r] > 0 &&
+                      std::max(left_[r], 0.0) / weight_sum_[r] <= share * (1 + 1e-12);
+    std::size_t kept = 0;
+    round_fixed_.clear();
+    for (std::uint32_t k : unfixed_) {
+      const Flow& f = flows_[flows[k]];
+      bool fixed = false;
+      if (by_bound) {
+        fixed = f.bound > 0 && f.bound * f.penalty <= bound_level * (1 + 1e-12);
+      } else {
+        for (int r : f.resources) fixed |= r >= 0 && saturated_[r];
+      }
+      if (!fixed) {
         unfixed_[kept++] = k;
         continue;
       }
-      new_rate_[k] = share;
-      for (int r : f.resources) {
-        if (r < 0) continue;
-        left_[r] -= share;
-        --count_[r];
-      }
+      new_rate_[k] = by_bound ? f.bound : share / f.penalty;
+      round_fixed_.push_back(k);
     }
     unfixed_.resize(kept);
+    sort_round(flows);
+    for (std::uint32_t k : round_fixed_) apply(k, flows[k]);
   }
 }
 
-// The same rounds with the resources' shares in a min-heap (stale entries skipped) and
-// only the flows of saturated resources visited: O((F + R) log R) per component.
+// The same rounds with the resources' shares in a min-heap (stale entries skipped), the
+// bounded flows sorted by the level at which they reach their bound, and only the flows
+// of saturated resources visited: O((F + R) log R) per component.
 void FairSharing::fill_with_heap(std::span<const int> resources,
                                  std::span<const TransferId> flows) {
   using Entry = ShareEntry;
@@ -258,10 +320,21 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
   if (component_index_.size() < flows_.size()) component_index_.resize(flows_.size());
   for (std::size_t k = 0; k < flows.size(); ++k) component_index_[flows[k]] = std::uint32_t(k);
   auto push = [&](int r) {
-    heap.push_back(Entry{std::max(left_[r], 0.0) / count_[r], r, ++resource_version_[r]});
+    heap.push_back(Entry{std::max(left_[r], 0.0) / weight_sum_[r], r, ++resource_version_[r]});
     std::push_heap(heap.begin(), heap.end(), later);
   };
   for (int r : resources) push(r);  // every resource of a component has users
+  bound_levels_.clear();
+  if (weighted_) {
+    for (std::size_t k = 0; k < flows.size(); ++k) {
+      const Flow& f = flows_[flows[k]];
+      if (f.bound > 0) bound_levels_.push_back({f.bound * f.penalty, std::uint32_t(k)});
+    }
+    std::sort(bound_levels_.begin(), bound_levels_.end(), [](BoundLevel a, BoundLevel b) {
+      return a.level != b.level ? a.level < b.level : a.k < b.k;
+    });
+  }
+  std::size_t next_bound = 0;
   std::size_t unfixed = flows.size();
   while (unfixed > 0) {
     auto valid = [&](const Entry& e) {
@@ -272,29 +345,46 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
       heap.pop_back();
     }
     const double share = heap.front().share;
-    saturated_list_.clear();
-    while (!heap.empty() && heap.front().share <= share * (1 + 1e-12)) {
-      if (valid(heap.front())) saturated_list_.push_back(heap.front().resource);
-      std::pop_heap(heap.begin(), heap.end(), later);
-      heap.pop_back();
+    while (next_bound < bound_levels_.size() && new_rate_[bound_levels_[next_bound].k] >= 0)
+      ++next_bound;
+    const double bound_level = next_bound < bound_levels_.size()
+                                   ? bound_levels_[next_bound].level
+                                   : std::numeric_limits<double>::infinity();
+    round_fixed_.clear();
+    if (bound_level < share) {
+      for (std::size_t b = next_bound;
+           b < bound_levels_.size() && bound_levels_[b].level <= bound_level * (1 + 1e-12); ++b) {
+        const std::uint32_t k = bound_levels_[b].k;
+        if (new_rate_[k] >= 0) continue;
+        new_rate_[k] = flows_[flows[k]].bound;
+        round_fixed_.push_back(k);
+      }
+    } else {
+      saturated_list_.clear();
+      while (!heap.empty() && heap.front().share <= share * (1 + 1e-12)) {
+        if (valid(heap.front())) saturated_list_.push_back(heap.front().resource);
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+      }
+      for (int r : saturated_list_) {
+        for (TransferId id : users_[r]) {
+          const std::uint32_t k = component_index_[id];
+          if (new_rate_[k] >= 0) continue;
+          new_rate_[k] = share / flows_[id].penalty;
+          round_fixed_.push_back(k);
+        }
+      }
     }
+    sort_round(flows);
     changed_.clear();
     ++round_;
-    for (int r : saturated_list_) {
-      for (TransferId id : users_[r]) {
-        const std::uint32_t k = component_index_[id];
-        if (new_rate_[k] >= 0) continue;
-        new_rate_[k] = share;
-        --unfixed;
-        for (int q : flows_[id].resources) {
-          if (q < 0) continue;
-          left_[q] -= share;
-          --count_[q];
-          if (round_mark_[q] != round_) {
-            round_mark_[q] = round_;
-            changed_.push_back(q);
-          }
-        }
+    for (std::uint32_t k : round_fixed_) {
+      apply(k, flows[k]);
+      --unfixed;
+      for (int q : flows_[flows[k]].resources) {
+        if (q < 0 || round_mark_[q] == round_) continue;
+        round_mark_[q] = round_;
+        changed_.push_back(q);
       }
     }
     for (int q : changed_) {

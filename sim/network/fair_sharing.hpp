@@ -1,12 +1,14 @@
 // `fair` sharing: fluid flows share every egress port, ingress port and link by
 // max-min fairness (progressive filling: repeatedly saturate the resources with the
 // smallest fair share). This is SimGrid's CM02 model without its TCP correction
-// factors and window bound.
+// factors and window bound; network.model lv08 adds them (see below).
 //
 // Incremental recomputation (as SimGrid's lmm solver with its "modified" constraint
 // sets): a change (a flow starts or ends, a rate changes) marks the resources it
 // touches; the solver re-runs progressive filling only on the connected components of
-// the flow/resource graph that contain a marked resource. Progressive filling is run
+// the flow/resource graph that contain a marked resource. (SimGrid 3.32's selective
+// update can miss part of such a component when several flows start at once, and then
+// is not max-min fair: docs/design.md §7, tests/simgrid.) Progressive filling is run
 // per component, and its result is a function of the component's flows alone (all
 // flows fixed in one round get the same share, so the order of the subtractions does
 // not matter), so the rates are bit-identical to re-solving every component
@@ -22,6 +24,14 @@
 // A flow keeps (remaining bits at `since`, rate, finish time); these are updated only
 // when its rate actually changes, and a flow ends at
 // since + ⌈remaining / rate⌉ (whole picoseconds). Finish times wait in a heap.
+//
+// network.model lv08 (network_model.hpp) makes the filling weighted and bounded, as
+// SimGrid's lmm solver: a flow of weight w gets θ · w while no resource it crosses is
+// saturated at level θ (resource r saturates at θ = left_r / Σ w of its unfixed flows),
+// or its bound b once θ reaches b / w; its rate is 0.97 times that value. The flows
+// fixed in one round are then applied in TransferId order, so that the incremental and
+// the full recomputation still subtract the same values in the same order. Under cm02
+// every weight is 1 and there is no bound: the arithmetic is the unweighted one.
 #pragma once
 
 #include <span>
@@ -55,6 +65,8 @@ class FairSharing final : public TransferScheduler, private EventHandler {
     int position[3] = {0, 0, 0};      // index of this flow in each resource's user list
     double remaining = 0;             // bits not yet transmitted at `since`
     double rate = 0;                  // bits per second
+    double penalty = 1;               // max-min weight is 1 / penalty (lv08, else 1)
+    double bound = 0;                 // bound on the max-min value (0: none)
     SimTime since{};
     SimTime finish = SimTime::max();
     std::uint64_t order = 0;  // start order: simultaneous ends are reported in it
@@ -79,14 +91,19 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   void attach(TransferId id);
   void detach(TransferId id);
   int link_resource(NodeId src, NodeId dst);
+  void set_penalty_and_bound(Flow& f, NodeId src, NodeId dst) const;
+  void apply(std::uint32_t k, TransferId id);
+  void sort_round(std::span<const TransferId> flows);
   void mark(int resource);
 
   Engine& engine_;
   const NetworkConfig& config_;
   TransferSink& sink_;
   Recompute mode_;
-  std::vector<Flow> flows_;                          // indexed by TransferId
-  std::vector<double> capacity_;                     // egress 0..n-1, ingress n..2n-1, then links
+  bool weighted_;                 // network.model lv08: weights, bounds and the bandwidth factor
+  double rate_factor_;            // rate = rate_factor_ · max-min value (1 under cm02)
+  std::vector<Flow> flows_;       // indexed by TransferId
+  std::vector<double> capacity_;  // egress 0..n-1, ingress n..2n-1, then links
   std::vector<std::vector<TransferId>> users_;       // per resource: its active flows
   std::unordered_map<std::uint64_t, int> link_ids_;  // links slower than their ports
   std::vector<Due> due_;          // min-heap of planned finishes (stale entries skipped)
@@ -102,7 +119,14 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::vector<int> component_resources_;
   std::vector<TransferId> component_flows_;
   std::vector<double> left_, new_rate_;
-  std::vector<int> count_;
+  std::vector<int> count_;                  // unfixed flows per resource
+  std::vector<double> weight_sum_;          // their total weight (= count_ under cm02)
+  std::vector<std::uint32_t> round_fixed_;  // component indices of the flows fixed this round
+  struct BoundLevel {  // a bounded flow reaches its bound at θ = bound · penalty
+    double level;
+    std::uint32_t k;
+  };
+  std::vector<BoundLevel> bound_levels_;
   std::vector<char> saturated_;
   std::vector<std::uint32_t> unfixed_;
   struct ShareEntry {  // a resource's fair share max(left, 0)/count when pushed

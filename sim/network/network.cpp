@@ -9,6 +9,8 @@ namespace dlsim::sim {
 
 Network::Network(Engine& engine, NetworkConfig config)
     : engine_(engine), config_(std::move(config)), mailboxes_(config_.nodes()) {
+  if (config_.model() == NetworkModel::lv08 && config_.sharing() != Sharing::fair)
+    throw std::invalid_argument("network model lv08 needs fair sharing");
   if (config_.sharing() == Sharing::fair)
     scheduler_ = std::make_unique<FairSharing>(engine_, config_, static_cast<TransferSink&>(*this));
   else
@@ -73,7 +75,10 @@ void Network::transmitted(TransferId id) {
   SimTime leaves = engine_.now();
   if (!config_.faults().outages.empty())
     leaves = config_.faults().down_until(m.src, m.dst, leaves).value_or(leaves);
-  engine_.schedule(leaves + config_.link(m.src, m.dst).latency, this, id);
+  const SimTime latency = config_.link(m.src, m.dst).latency;
+  engine_.schedule(
+      leaves + (config_.model() == NetworkModel::lv08 ? lv08::latency(latency) : latency), this,
+      id);
 }
 
 void Network::on_event(std::uint64_t arg) {

@@ -1,5 +1,6 @@
 // The simulated network (docs/design.md §7): transfers start at once, share ports under
-// the configured model, and arrive α after their last bit has left. A message of P
+// the configured sharing, and arrive α after their last bit has left (13.01 α under
+// network.model lv08, network_model.hpp). A message of P
 // payload bits costs P + H bits on the wire (H = header); bits_total counts P,
 // bytes_wire counts ceil((P + H) / 8) per transmission (a dropped message is sent again,
 // sim/network/faults.hpp).

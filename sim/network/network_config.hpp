@@ -9,6 +9,7 @@
 #include "sim/engine/units.hpp"
 #include "sim/network/faults.hpp"
 #include "sim/network/message.hpp"
+#include "sim/network/network_model.hpp"
 
 namespace dlsim::sim {
 
@@ -31,6 +32,9 @@ class NetworkConfig {
   int nodes() const { return int(egress_.size()); }
   Sharing sharing() const { return sharing_; }
   Bits header() const { return header_; }
+  /// `network.model` (network_model.hpp); cm02 unless set.
+  NetworkModel model() const { return model_; }
+  void set_model(NetworkModel model) { model_ = model; }
 
   /// Drops, scheduled changes and outages (sim/network/faults.hpp); none by default.
   NetworkFaults& faults() { return faults_; }
@@ -67,6 +71,7 @@ class NetworkConfig {
   std::unordered_map<std::uint64_t, LinkParams> links_;
   Sharing sharing_;
   Bits header_;
+  NetworkModel model_ = NetworkModel::cm02;
   NetworkFaults faults_;
 };
 

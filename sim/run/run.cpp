@@ -28,6 +28,7 @@ NetworkConfig network_config(const Scenario& s) {
   const NetworkSpec& n = s.network;
   NetworkConfig c(node_count(s), n.latency, n.bandwidth,
                   n.sharing == "fifo" ? Sharing::fifo : Sharing::fair, n.header);
+  c.set_model(n.model == "lv08" ? NetworkModel::lv08 : NetworkModel::cm02);
   c.set_all_nics(n.nic_egress, n.nic_ingress);
   for (const auto& node : n.nodes) {
     if (node.egress) c.set_egress(NodeId(node.id), *node.egress);

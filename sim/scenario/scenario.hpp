@@ -151,6 +151,7 @@ struct NetworkSpec {
   SimTime latency = SimTime::from_ps(10'000'000);  // 10 us
   BitsPerSecond bandwidth = 10e9;
   std::string sharing = "fair";  // fair | fifo
+  std::string model = "cm02";    // cm02 | lv08 (sim/network/network_model.hpp)
   Bits header = 0;
   BitsPerSecond nic_egress = 10e9;  // default: bandwidth
   BitsPerSecond nic_ingress = 10e9;

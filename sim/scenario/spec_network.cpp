@@ -77,6 +77,12 @@ Object network_section() {
       defaulted("bandwidth", rate().gt(0), "10Gbps", "Bandwidth of every link."),
       defaulted("sharing", one_of({"fair", "fifo"}), "fair",
                 "How concurrent transfers share ports and links: max-min fair or FIFO."),
+      defaulted("model", one_of({"cm02", "lv08"}), "cm02",
+                "How latency, rate and share of a flow follow from the link and port "
+                "parameters: cm02 (max-min fair, latency alpha) or lv08 (SimGrid's default "
+                "model: latency 13.01 alpha, rate 0.97 times a max-min share weighted by "
+                "1/(alpha + 20537 B * sum of 1/bandwidth over egress, link and ingress), "
+                "bounded by the TCP window 4194304 B / (2 alpha); needs sharing fair)."),
       defaulted("header", size().ge(0), "0B", "Header size added to every message."),
       defaulted("nic", object(plain({egress, ingress})), json::object(),
                 "Port rates of every node (full duplex)."),

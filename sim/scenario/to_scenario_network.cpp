@@ -71,6 +71,7 @@ void read_network(const json& j, NetworkSpec& n) {
   n.latency = parse_time(j.at("latency"));
   n.bandwidth = parse_rate(j.at("bandwidth"));
   n.sharing = j.at("sharing").get<std::string>();
+  n.model = j.at("model").get<std::string>();
   n.header = to_bits(j.at("header"));
   n.nic_egress = parse_rate(j.at("nic").at("egress"));
   n.nic_ingress = parse_rate(j.at("nic").at("ingress"));
@@ -131,6 +132,9 @@ void read_network(const json& j, NetworkSpec& n) {
 }
 
 void check_network(const Scenario& s) {
+  if (s.network.model == "lv08" && s.network.sharing != "fair")
+    throw InputError("network.model",
+                     "lv08 shares bandwidth by weighted max-min: it needs network.sharing fair");
   std::map<std::int64_t, std::size_t> node_index;
   for (std::size_t i = 0; i < s.network.nodes.size(); ++i) {
     const std::string path = index_path("network.nodes", i) + ".id";
