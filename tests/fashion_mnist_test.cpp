@@ -82,14 +82,13 @@ TEST_CASE("fashion-mnist: normalize channel with mean 0.5 and std 0.5 gives [-1,
     WARN("dataset-fashion-mnist is not installed; skipping");
     return;
   }
-  const nlohmann::json scenario = {
-      {"workers", 2},
-      {"data",
-       {{"source", "fashion-mnist"},
-        {"normalize", "channel"},
-        {"channel_mean", {0.5}},
-        {"channel_std", {0.5}}}},
-      {"model", {{"kind", "softmax"}}}};
+  const nlohmann::json scenario = {{"workers", 2},
+                                   {"data",
+                                    {{"source", "fashion-mnist"},
+                                     {"normalize", "channel"},
+                                     {"channel_mean", {0.5}},
+                                     {"channel_std", {0.5}}}},
+                                   {"model", {{"kind", "softmax"}}}};
   const auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(scenario));
   const DataSplit raw = load_fashion_mnist(kDebianDir);
   CHECK(prepared.data->train.features == (raw.train.features.array() * 2 - 1).matrix());

@@ -39,8 +39,8 @@ struct DataSpec {
   std::shared_ptr<const models::DataOptions> options;
   // every source with data
   double test_fraction = 0.0;
-  std::optional<std::int64_t> train_samples;  // subsample the training set
-  std::string normalize = "none";             // none | standard | minmax | channel
+  std::optional<std::int64_t> train_samples;      // subsample the training set
+  std::string normalize = "none";                 // none | standard | minmax | channel
   std::vector<double> channel_mean, channel_std;  // normalize channel; empty: fitted
   PartitionSpec partition;
 

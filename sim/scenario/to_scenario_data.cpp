@@ -29,9 +29,9 @@ void read_channel_normalization(const json& j, DataSpec& d) {
                      "\"channel\" needs images: a source with an image shape (fashion-mnist, "
                      "cifar10) or data.image_shape");
   if (mean != sd)
-    throw InputError(mean ? "data.channel_std" : "data.channel_mean",
-                     "must be given with data." +
-                         std::string(mean ? "channel_mean" : "channel_std"));
+    throw InputError(
+        mean ? "data.channel_std" : "data.channel_mean",
+        "must be given with data." + std::string(mean ? "channel_mean" : "channel_std"));
   if (!mean) return;
   d.channel_mean = j.at("channel_mean").get<std::vector<double>>();
   d.channel_std = j.at("channel_std").get<std::vector<double>>();
