@@ -218,6 +218,39 @@ void check_weighted_max_min(const NetworkConfig& c, const std::vector<Start>& w,
   }
 }
 
+// Both solvers on `workload` with 25 random probes and, for odd seeds, new NIC rates half
+// way: the same ends and the same probed rates, bit for bit. `check(config, probe)` then
+// runs on every probe that saw flows, with the configuration in force at its time.
+template <class Check>
+std::pair<Outcome, Outcome> compare_solvers(std::uint64_t seed, std::mt19937_64& rng,
+                                            const NetworkConfig& config,
+                                            const std::vector<Start>& workload, Check check) {
+  std::vector<SimTime> probes;
+  const std::int64_t horizon = workload.back().at.ps + 1;
+  for (int k = 0; k < 25; ++k)
+    probes.push_back(SimTime::from_ps(std::int64_t(rng() % horizon) | 1));
+  const std::optional<SimTime> change =
+      seed % 2 ? std::optional(SimTime::from_ps(horizon / 4 * 2)) : std::nullopt;
+  Outcome inc = run(FairSharing::Recompute::incremental, config, workload, probes, change);
+  Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
+  REQUIRE(inc.ends.size() == workload.size());
+  REQUIRE(inc.ends == full.ends);  // same transfers end at the same picosecond, same order
+  REQUIRE(inc.probes.size() == full.probes.size());
+  for (std::size_t k = 0; k < inc.probes.size(); ++k) {
+    CHECK(inc.probes[k].ids == full.probes[k].ids);
+    CHECK(inc.probes[k].rates == full.probes[k].rates);  // exact
+  }
+  NetworkConfig after = config;
+  for (const auto& p : inc.probes) {
+    if (change && p.at > *change) {
+      after.set_egress(0, 0.5e9);
+      after.set_ingress(1, 20e9);
+    }
+    if (!p.ids.empty()) check(change && p.at > *change ? after : config, p);
+  }
+  return {std::move(inc), std::move(full)};
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -237,31 +270,10 @@ TEST_CASE(
       if (a != b) config.set_link(a, b, SimTime::from_seconds(latencies[rng() % 5]), std::nullopt);
     }
     const auto workload = random_workload(rng, n, 300);
-    std::vector<SimTime> probes;
-    const std::int64_t horizon = workload.back().at.ps + 1;
-    for (int k = 0; k < 25; ++k)
-      probes.push_back(SimTime::from_ps(std::int64_t(rng() % horizon) | 1));
-    const std::optional<SimTime> change =
-        seed % 2 ? std::optional(SimTime::from_ps(horizon / 4 * 2)) : std::nullopt;
     CAPTURE(seed, n);
-    const Outcome inc = run(FairSharing::Recompute::incremental, config, workload, probes, change);
-    const Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
-    REQUIRE(inc.ends.size() == workload.size());
-    REQUIRE(inc.ends == full.ends);
-    REQUIRE(inc.probes.size() == full.probes.size());
-    for (std::size_t k = 0; k < inc.probes.size(); ++k) {
-      CHECK(inc.probes[k].ids == full.probes[k].ids);
-      CHECK(inc.probes[k].rates == full.probes[k].rates);  // exact
-    }
-    NetworkConfig after = config;
-    for (const auto& p : inc.probes) {
-      if (change && p.at > *change) {
-        after.set_egress(0, 0.5e9);
-        after.set_ingress(1, 20e9);
-      }
-      if (!p.ids.empty())
-        check_weighted_max_min(change && p.at > *change ? after : config, workload, p);
-    }
+    compare_solvers(seed, rng, config, workload, [&](const NetworkConfig& c, const auto& p) {
+      check_weighted_max_min(c, workload, p);
+    });
   }
 }
 
@@ -271,32 +283,12 @@ TEST_CASE("incremental max-min solver equals full recomputation bit for bit", "[
     const int n = 4 + int(rng() % 29);
     const NetworkConfig config = random_config(rng, n);
     const auto workload = random_workload(rng, n, 300);
-    std::vector<SimTime> probes;
-    const std::int64_t horizon = workload.back().at.ps + 1;
-    for (int k = 0; k < 25; ++k)
-      probes.push_back(SimTime::from_ps(std::int64_t(rng() % horizon) | 1));
-    const std::optional<SimTime> change =
-        seed % 2 ? std::optional(SimTime::from_ps(horizon / 4 * 2)) : std::nullopt;
     CAPTURE(seed, n);
-    const Outcome inc = run(FairSharing::Recompute::incremental, config, workload, probes, change);
-    const Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
-    REQUIRE(inc.ends.size() == workload.size());
-    REQUIRE(inc.ends == full.ends);  // same transfers end at the same picosecond, same order
-    REQUIRE(inc.probes.size() == full.probes.size());
-    for (std::size_t k = 0; k < inc.probes.size(); ++k) {
-      CHECK(inc.probes[k].ids == full.probes[k].ids);
-      CHECK(inc.probes[k].rates == full.probes[k].rates);  // exact
-    }
+    const auto [inc, full] = compare_solvers(
+        seed, rng, config, workload,
+        [&](const NetworkConfig& c, const auto& p) { check_max_min(c, workload, p); });
     CHECK(inc.flows_solved <= full.flows_solved);
     if (n >= 16) CHECK(inc.flows_solved < full.flows_solved);  // several components: less work
-    NetworkConfig after = config;
-    for (const auto& p : inc.probes) {
-      if (change && p.at > *change) {
-        after.set_egress(0, 0.5e9);
-        after.set_ingress(1, 20e9);
-      }
-      if (!p.ids.empty()) check_max_min(change && p.at > *change ? after : config, workload, p);
-    }
   }
 }
 
