@@ -129,21 +129,32 @@ Outcome run(FairSharing::Recompute mode, NetworkConfig config, const std::vector
   return {recorder.ends, driver.probes, sharing.flows_solved()};
 }
 
-// Max-min fairness of one probe, from the definition (independent of the solver).
-void check_max_min(const NetworkConfig& c, const std::vector<Start>& w, const Driver::Probe& p) {
-  const int n = c.nodes();
-  std::map<std::int64_t, std::vector<std::size_t>> users;  // resource -> probe indices
+// The resources the probed flows cross (egress, ingress, link), with their users (probe
+// indices) and capacities.
+struct ProbeResources {
+  std::map<std::int64_t, std::vector<std::size_t>> users;
   std::map<std::int64_t, double> capacity;
+};
+ProbeResources resources_of(const NetworkConfig& c, const std::vector<Start>& w,
+                            const Driver::Probe& p) {
+  const int n = c.nodes();
+  ProbeResources res;
   for (std::size_t k = 0; k < p.ids.size(); ++k) {
     const Start& s = w[p.ids[k]];
-    users[s.src].push_back(k);
-    capacity[s.src] = c.egress(s.src);
-    users[n + s.dst].push_back(k);
-    capacity[n + s.dst] = c.ingress(s.dst);
+    res.users[s.src].push_back(k);
+    res.capacity[s.src] = c.egress(s.src);
+    res.users[n + s.dst].push_back(k);
+    res.capacity[n + s.dst] = c.ingress(s.dst);
     const std::int64_t link = 2 * n + std::int64_t(s.src) * n + s.dst;
-    users[link].push_back(k);
-    capacity[link] = c.link(s.src, s.dst).bandwidth;
+    res.users[link].push_back(k);
+    res.capacity[link] = c.link(s.src, s.dst).bandwidth;
   }
+  return res;
+}
+
+// Max-min fairness of one probe, from the definition (independent of the solver).
+void check_max_min(const NetworkConfig& c, const std::vector<Start>& w, const Driver::Probe& p) {
+  auto [users, capacity] = resources_of(c, w, p);
   std::map<std::int64_t, double> load;
   for (const auto& [r, ks] : users) {
     for (std::size_t k : ks) load[r] += p.rates[k];
@@ -180,19 +191,10 @@ double lv08_bound(const NetworkConfig& c, NodeId s, NodeId d) {
 // which no flow has a higher level v · penalty.
 void check_weighted_max_min(const NetworkConfig& c, const std::vector<Start>& w,
                             const Driver::Probe& p) {
-  const int n = c.nodes();
-  std::map<std::int64_t, std::vector<std::size_t>> users;
-  std::map<std::int64_t, double> capacity;
+  auto [users, capacity] = resources_of(c, w, p);
   std::vector<double> value, level;
   for (std::size_t k = 0; k < p.ids.size(); ++k) {
     const Start& s = w[p.ids[k]];
-    users[s.src].push_back(k);
-    capacity[s.src] = c.egress(s.src);
-    users[n + s.dst].push_back(k);
-    capacity[n + s.dst] = c.ingress(s.dst);
-    const std::int64_t link = 2 * n + std::int64_t(s.src) * n + s.dst;
-    users[link].push_back(k);
-    capacity[link] = c.link(s.src, s.dst).bandwidth;
     value.push_back(p.rates[k] / 0.97);
     level.push_back(value.back() * lv08_penalty(c, s.src, s.dst));
   }

@@ -16,13 +16,16 @@
 
 namespace dlsim::models {
 
-Shards partition_iid(Index samples, int workers, std::mt19937_64& rng) {
+void check_split(Index samples, int workers) {
   if (workers < 1) throw std::invalid_argument("partition: workers must be >= 1");
-  if (samples < workers) {
+  if (samples < workers)
     throw std::invalid_argument("partition: " + std::to_string(samples) +
                                 " training samples cannot be split among " +
                                 std::to_string(workers) + " workers");
-  }
+}
+
+Shards partition_iid(Index samples, int workers, std::mt19937_64& rng) {
+  check_split(samples, workers);
   std::vector<Index> order(static_cast<std::size_t>(samples));
   std::iota(order.begin(), order.end(), Index(0));
   rng::shuffle(order.begin(), order.end(), rng);
@@ -63,14 +66,6 @@ std::span<const Index> BatchSampler::next() {
 namespace dlsim::models {
 
 namespace {
-
-void check_split(Index samples, int workers) {
-  if (workers < 1) throw std::invalid_argument("partition: workers must be >= 1");
-  if (samples < workers)
-    throw std::invalid_argument("partition: " + std::to_string(samples) +
-                                " training samples cannot be split among " +
-                                std::to_string(workers) + " workers");
-}
 
 std::vector<Index> sorted_by_label(const Vector& labels) {
   std::vector<Index> order(static_cast<std::size_t>(labels.size()));

@@ -14,6 +14,10 @@ namespace dlsim::models {
 /// training set; no worker ever holds a copy of its rows.
 using Shards = std::vector<std::vector<Index>>;
 
+/// Throws std::invalid_argument unless workers >= 1 and samples >= workers (every
+/// partition gives each worker at least one sample).
+void check_split(Index samples, int workers);
+
 /// iid: a seeded shuffle of 0..samples-1 cut into `workers` contiguous shards of
 /// equal size; the first samples mod workers shards get one sample more.
 Shards partition_iid(Index samples, int workers, std::mt19937_64& rng);

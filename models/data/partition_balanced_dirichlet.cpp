@@ -13,6 +13,7 @@
 // follow the reference's rule, not numpy's random stream.
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -77,16 +78,11 @@ Shards draw_group(const std::vector<Index>& rows, const Vector& labels, int m, d
 
 Shards partition_balanced_dirichlet(const Vector& labels, int workers, double alpha,
                                     std::mt19937_64& rng) {
-  if (workers < 1) throw std::invalid_argument("partition: workers must be >= 1");
-  if (!(alpha > 0)) throw std::invalid_argument("partition: dirichlet alpha must be > 0");
   const Index n_rows = labels.size();
-  if (n_rows < workers) {
-    throw std::invalid_argument("partition: " + std::to_string(n_rows) +
-                                " training samples cannot be split among " +
-                                std::to_string(workers) + " workers");
-  }
+  check_split(n_rows, workers);
+  if (!(alpha > 0)) throw std::invalid_argument("partition: dirichlet alpha must be > 0");
   std::vector<Index> order(static_cast<std::size_t>(n_rows));
-  for (Index i = 0; i < n_rows; ++i) order[std::size_t(i)] = i;
+  std::iota(order.begin(), order.end(), Index(0));
   rng::shuffle(order.begin(), order.end(), rng);
 
   // Step 1: groups of kGroupWorkers workers, each with ⌊10·N/n⌋ rows, the last the rest.

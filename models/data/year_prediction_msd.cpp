@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "models/data/csv_fields.hpp"
 #include "models/data/sources.hpp"
@@ -18,8 +19,11 @@ namespace {
 
 constexpr Index kFeatures = 90;
 
-std::string column_name(std::size_t c) {
-  return c == 0 ? std::string("year") : "feature " + std::to_string(c);
+// "year", "feature 1", ..., "feature 90": the names errors give the columns, made once.
+std::vector<std::string> column_names() {
+  std::vector<std::string> names = {"year"};
+  for (Index c = 1; c <= kFeatures; ++c) names.push_back("feature " + std::to_string(c));
+  return names;
 }
 
 }  // namespace
@@ -35,6 +39,7 @@ DataSplit load_year_prediction_msd(const std::string& path, Index train_rows) {
   // into the train and test matrices.
   std::vector<double> values;  // row-major, kFeatures per row
   std::vector<double> years;
+  const std::vector<std::string> names = column_names();
   std::size_t line_no = 0;
   std::size_t blank_from = 0;  // first blank line of a trailing run (0: none)
   for (std::string line; std::getline(in, line);) {
@@ -50,9 +55,9 @@ DataSplit load_year_prediction_msd(const std::string& path, Index train_rows) {
       throw DataError(where, "expected 91 fields (year, then 90 features), found " +
                                  std::to_string(fields.size()));
     }
-    years.push_back(parse_number(fields[0], where, column_name(0)));
+    years.push_back(parse_number(fields[0], where, names[0]));
     for (std::size_t c = 1; c < fields.size(); ++c)
-      values.push_back(parse_number(fields[c], where, column_name(c)));
+      values.push_back(parse_number(fields[c], where, names[c]));
   }
   if (in.bad()) throw DataError(path, std::string("cannot read file: ") + std::strerror(errno));
   const Index rows = Index(years.size());
