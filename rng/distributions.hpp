@@ -8,6 +8,8 @@
 //               64-bit draw per accepted sample on the fast path;
 //   Gamma(α, β) α = 1: exponential; α > 1: rejection from a tan(πU) (Cauchy-like)
 //               proposal, Knuth TAOCP 2 §3.4.1; α < 1: Ahrens–Dieter rejection;
+//   UniformReal [a, b): a + (b − a)·(u − min)/(max − min + 1) on one raw draw u, redrawn
+//               in the rare case it rounds to b;
 //   UniformInt  [a, b]: one 64-bit draw u, ⌊u / ⌊2⁶⁴/(b − a + 1)⌋⌋ + a, redrawn when the
 //               quotient exceeds b − a (no modulo bias).
 // The rare rejection steps of Normal and Gamma call exp, log, tan and pow, so those draws
@@ -19,13 +21,15 @@
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
 
 namespace dlsim::rng {
 
 using Normal = boost::random::normal_distribution<double>;  // Normal(mean, sd)
 using Gamma = boost::random::gamma_distribution<double>;    // Gamma(shape α, scale β)
 template <class Int>
-using UniformInt = boost::random::uniform_int_distribution<Int>;  // UniformInt(a, b): [a, b]
+using UniformInt = boost::random::uniform_int_distribution<Int>;       // UniformInt(a, b): [a, b]
+using UniformReal = boost::random::uniform_real_distribution<double>;  // [a, b)
 
 /// A uniform integer in [0, n), n ≥ 1.
 template <class Engine>

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "init_helpers.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
 #include "objective_helpers.hpp"
 #include "run_helpers.hpp"
@@ -196,6 +197,25 @@ TEST_CASE("conv nets: initialization is seeded, He/Xavier scaled, biases zero") 
         Approx(std::sqrt(2.0 / (150 + 400))).epsilon(0.05));
 }
 
+TEST_CASE("conv nets: the torch init draws weights and biases on U(+-1/sqrt(fan_in))") {
+  const ConvNet f(lenet5(), {}, {.kind = InitOptions::Kind::torch}, Precision::single);
+  std::mt19937_64 a(5), b(5);
+  const Vector w = f.initial_point(a);
+  CHECK(w == f.initial_point(b));
+  // LeNet-5 on 1x28x28, tensor by tensor (weights then bias) with the layer's fan-in:
+  // conv1 1·5·5, conv2 6·5·5, fc1 16·5·5, fc2 120, fc3 84.
+  check_torch_init(w, {{150, 25},
+                       {6, 25},
+                       {2400, 150},
+                       {16, 150},
+                       {48000, 400},
+                       {120, 400},
+                       {10080, 120},
+                       {84, 120},
+                       {840, 84},
+                       {10, 84}});
+}
+
 TEST_CASE("conv nets: scenario keys, defaults and prepare") {
   const json base = json::parse(R"({
     "seed": 3, "workers": 2,
@@ -225,6 +245,15 @@ TEST_CASE("conv nets: scenario keys, defaults and prepare") {
   three.classes = 3;
   CHECK(prepared_res.objective->dimension() ==
         ConvNet(three, {}, {}, Precision::single).dimension());
+
+  // `init: {"kind": "torch"}` reaches the model: fc3's bias (the last 3 entries) is drawn.
+  json torch = base;
+  torch["model"]["init"] = json::parse(R"({"kind": "torch"})");
+  const auto prepared_torch = dlsim::sim::prepare(dlsim::sim::load_scenario(torch));
+  std::mt19937_64 rng(1);
+  const Vector w = prepared_torch.objective->initial_point(rng);
+  CHECK(w.tail(3).cwiseAbs().minCoeff() > 0);
+  CHECK(w.tail(3).cwiseAbs().maxCoeff() < 1 / std::sqrt(84.0));
 }
 
 TEST_CASE("conv nets: a short seeded run on Fashion-MNIST learns and is deterministic") {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "init_helpers.hpp"
 #include "models/objectives/mlp.hpp"
 #include "models/objectives/softmax.hpp"
 #include "objective_helpers.hpp"
@@ -68,6 +69,14 @@ TEST_CASE("mlp: He and Xavier initialisation have the stated spread; biases star
         Approx(std::sqrt(2.0 / 700)).epsilon(0.01));
   std::mt19937_64 a(3), b(3);
   CHECK(he.initial_point(a) == he.initial_point(b));
+}
+
+TEST_CASE("mlp: the torch init draws W and b of every layer on U(+-1/sqrt(fan_in))") {
+  std::mt19937_64 rng(21);
+  const Mlp f(400, {300}, 10, Activation::relu, {}, true, {.kind = InitOptions::Kind::torch});
+  const Vector w = f.initial_point(rng);
+  // W1 400x300, b1 300 (fan-in 400); W2 300x10, b2 10 (fan-in 300).
+  check_torch_init(w, {{400 * 300, 400}, {300, 400}, {300 * 10, 300}, {10, 300}});
 }
 
 TEST_CASE("mlp: FLOP count matches a hand count") {

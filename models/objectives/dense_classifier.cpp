@@ -218,8 +218,15 @@ void DenseClassifier::prox(Vector& w, double step) const {
 
 Vector DenseClassifier::initial_point(std::mt19937_64& rng) const {
   Vector w = Vector::Zero(dimension_);
-  for (const Layer& l : layers_)
-    fill_normal(w.segment(l.weights, l.in * l.out), init_std(init_, l.in, l.out), rng);
+  for (const Layer& l : layers_) {
+    if (init_.kind == InitOptions::Kind::torch) {
+      // PyTorch's nn.Linear: W, then b, on U(±1/√fan_in).
+      fill_uniform(w.segment(l.weights, l.in * l.out), torch_bound(l.in), rng);
+      if (bias_) fill_uniform(w.segment(l.bias, l.out), torch_bound(l.in), rng);
+    } else {
+      fill_normal(w.segment(l.weights, l.in * l.out), init_std(init_, l.in, l.out), rng);
+    }
+  }
   return w;
 }
 

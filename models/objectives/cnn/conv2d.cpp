@@ -37,7 +37,7 @@ template <class T>
 std::vector<TensorInfo> Conv2d<T>::tensors() const {
   const Index k2 = options_.kernel * options_.kernel;
   return {{taps() * options_.out_channels, taps(), options_.out_channels * k2, true},
-          {options_.out_channels, 0, 0, false}};
+          {options_.out_channels, taps(), 0, false}};
 }
 
 template <class T>

@@ -197,7 +197,10 @@ Vector ConvNet::initial_point(std::mt19937_64& rng) const {
   Vector w = Vector::Zero(dimension_);
   Index offset = 0;
   for (const auto& t : tensors_) {
-    if (t.weight) {
+    if (init_.kind == InitOptions::Kind::torch && t.fan_in > 0) {
+      // PyTorch draws weights and biases alike, on the layer's fan-in, unscaled.
+      fill_uniform(w.segment(offset, t.size), torch_bound(t.fan_in), rng);
+    } else if (t.weight) {
       double std = init_std(init_, t.fan_in, t.fan_out);
       if (init_.kind == InitOptions::Kind::he || init_.kind == InitOptions::Kind::xavier)
         std *= t.init_scale;

@@ -13,8 +13,10 @@
 // Initialization: every weight tensor from N(0, σ²) with σ from init.hpp (He for relu,
 // Xavier for tanh, with the layer's fans: fan_in = Cin·k·k, fan_out = Cout·k·k) times the
 // tensor's init_scale (residual branches), drawn from the run's seed tensor after tensor;
-// biases 0. tensor_sizes() lists every weight and bias tensor (per_tensor compression).
-// gradient_cost: Network::gradient_flops, plus 2 per weight for λ2 (multiply, add).
+// biases 0. `init: torch` instead draws every weight and bias tensor from
+// U(±1/√fan_in), without init_scale, as PyTorch's layers start. tensor_sizes() lists every weight
+// and bias tensor (per_tensor compression). gradient_cost: Network::gradient_flops, plus 2 per
+// weight for λ2 (multiply, add).
 #pragma once
 
 #include <memory>

@@ -17,7 +17,8 @@ Dense<T>::Dense(Shape input, Index outputs) : input_(input), outputs_(outputs) {
 
 template <class T>
 std::vector<TensorInfo> Dense<T>::tensors() const {
-  return {{input_.size() * outputs_, input_.size(), outputs_, true}, {outputs_, 0, 0, false}};
+  return {{input_.size() * outputs_, input_.size(), outputs_, true},
+          {outputs_, input_.size(), 0, false}};
 }
 
 template <class T>

@@ -64,10 +64,11 @@ struct Workspace {
   std::vector<Workspace> children;
 };
 
-/// One parameter tensor of a layer: its length, the fans He/Xavier use, whether it is a
-/// weight (regularized, drawn at init) or not (a bias or a normalization's scale: not
-/// regularized, `constant` at init: 0 for biases, 1 for a scale γ), and a factor on the
-/// init standard deviation.
+/// One parameter tensor of a layer: its length, the fans He/Xavier use (a bias carries its
+/// layer's fan_in, which the torch init draws it on), whether it is a weight (regularized,
+/// drawn at init) or not (a bias or a normalization's scale: not regularized, `constant` at
+/// init: 0 for biases, 1 for a scale γ, unless the torch init draws a bias), and a factor
+/// on the init standard deviation.
 struct TensorInfo {
   Index size = 0;
   Index fan_in = 0, fan_out = 0;

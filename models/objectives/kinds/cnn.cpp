@@ -76,17 +76,21 @@ std::vector<Key> keys() {
         "scale (1 at start) and shift (0 at start), not regularized.",
         {required("groups", integer().ge(1), "Groups; must divide the input's channels.")}}});
   const Object init =
-      with_kinds(kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
+      with_kinds(kind_key("kind", "he",
+                          "Initial weight distribution (biases start at 0, except under torch)."),
+                 {},
                  {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
                   {"xavier", "N(0, 2/(fan_in + fan_out)) (Glorot and Bengio 2010), for tanh.", {}},
+                  kinds::torch_init_kind(),
                   {"normal",
                    "Weights drawn from N(0, std^2).",
                    {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
   return kinds::cnn_regularizer_keys() +
          std::vector<Key>{
              required("layers", array_of(object(layer)).nonempty(), "The layers, input to output."),
-             defaulted("init", object(init), json::object(),
-                       "Initial weights (same on every worker; biases start at 0)."),
+             defaulted(
+                 "init", object(init), json::object(),
+                 "Initial weights (same on every worker; biases start at 0, except under torch)."),
              kinds::precision_key(),
          };
 }

@@ -32,8 +32,16 @@ Key linear_init_key() {
                    "Initial model (same on every worker).");
 }
 
+spec::Variant torch_init_kind() {
+  return {"torch",
+          "PyTorch's default for Linear and Conv2d layers: weights and biases both "
+          "U(-1/sqrt(fan_in), 1/sqrt(fan_in)), so a run starts as PyTorch code does.",
+          {}};
+}
+
 Object mlp_init_object() {
-  Key kind = kind_key("kind", "he", "Initial weight distribution (biases start at 0).");
+  Key kind = kind_key("kind", "he",
+                      "Initial weight distribution (biases start at 0, except under torch).");
   kind.dynamic = [](const json& root) {
     return json(lookup(root, {"model", "activation"}) == "tanh" ? "xavier" : "he");
   };
@@ -42,6 +50,7 @@ Object mlp_init_object() {
       kind, {},
       {{"he", "N(0, 2/fan_in) (He et al. 2015), for relu.", {}},
        {"xavier", "N(0, 2/(fan_in + fan_out)) (Glorot and Bengio 2010), for tanh.", {}},
+       torch_init_kind(),
        {"normal",
         "Weights drawn from N(0, std^2).",
         {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}});
@@ -60,6 +69,7 @@ InitOptions read_init(const json& j) {
   init.kind = kind == "normal"   ? Kind::normal
               : kind == "he"     ? Kind::he
               : kind == "xavier" ? Kind::xavier
+              : kind == "torch"  ? Kind::torch
                                  : Kind::zeros;
   if (init.kind == Kind::normal) init.std = j.at("std").get<double>();
   return init;

@@ -16,8 +16,11 @@ std::vector<spec::Key> regularizer_keys();
 std::vector<spec::Key> cnn_regularizer_keys();
 /// The linear models' `init` (zeros | normal).
 spec::Key linear_init_key();
-/// The `init` object of mlp and lenet5 (he | xavier | normal; xavier by default for tanh).
+/// The `init` object of mlp and lenet5 (he | xavier | torch | normal; xavier by default
+/// for tanh).
 spec::Object mlp_init_object();
+/// The `torch` kind of every network's `init`: PyTorch's default initialization.
+spec::Variant torch_init_kind();
 /// The convolutional networks' `precision`.
 spec::Key precision_key();
 

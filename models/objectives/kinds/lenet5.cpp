@@ -25,15 +25,17 @@ const ModelRegistration registered{{
     .doc = "LeNet-5 for the data's images (1x28x28 by default; any shape the data states, "
            "e.g. cifar10 3x32x32): conv 6@5x5 pad 2, pool, conv 16@5x5, pool, dense 120, 84, "
            "classes; 61,706 parameters for 10 classes on 1x28x28 (models/objectives/cnn).",
-    .keys = kinds::cnn_regularizer_keys() +
-            std::vector<Key>{
-                defaulted("activation", one_of({"relu", "tanh"}), "relu",
-                          "Activation after every convolution and hidden dense layer."),
-                defaulted("pooling", one_of({"max", "average"}), "max", "2x2 pooling, stride 2."),
-                defaulted("init", object(kinds::mlp_init_object()), nlohmann::json::object(),
-                          "Initial weights (same on every worker; biases start at 0)."),
-                kinds::precision_key(),
-            },
+    .keys =
+        kinds::cnn_regularizer_keys() +
+        std::vector<Key>{
+            defaulted("activation", one_of({"relu", "tanh"}), "relu",
+                      "Activation after every convolution and hidden dense layer."),
+            defaulted("pooling", one_of({"max", "average"}), "max", "2x2 pooling, stride 2."),
+            defaulted(
+                "init", object(kinds::mlp_init_object()), nlohmann::json::object(),
+                "Initial weights (same on every worker; biases start at 0, except under torch)."),
+            kinds::precision_key(),
+        },
     .facts = kinds::conv_net_facts(),
     .read = read,
     .order = 4,

@@ -75,16 +75,20 @@ const ModelRegistration registered{{
             defaulted(
                 "init",
                 object(with_kinds(
-                    kind_key("kind", "he", "Initial weight distribution (biases start at 0)."), {},
+                    kind_key(
+                        "kind", "he",
+                        "Initial weight distribution (biases start at 0, except under torch)."),
+                    {},
                     {{"he",
                       "N(0, 2/fan_in) (He et al. 2015); second convolution of each "
                       "block scaled by (blocks)^(-1/2).",
                       {}},
+                     kinds::torch_init_kind(),
                      {"normal",
                       "Weights drawn from N(0, std^2).",
                       {defaulted("std", number().gt(0), 0.01, "Standard deviation.")}}})),
                 nlohmann::json::object(),
-                "Initial weights (same on every worker; biases start at 0)."),
+                "Initial weights (same on every worker; biases start at 0, except under torch)."),
             kinds::precision_key(),
         },
     .facts = kinds::conv_net_facts(),
