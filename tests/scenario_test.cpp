@@ -428,7 +428,7 @@ TEST_CASE("the Markdown key reference lists every key with its default", "[scena
                      "(data.source = fashion-mnist)"));
   CHECK_THAT(md, Catch::Contains("| `model.init.kind` | one of: zeros, normal | `\"zeros\"` | "
                                  "(model.kind = least-squares or logistic or softmax)"));
-  CHECK_THAT(md, Catch::Contains("| `model.init.kind` | one of: he, normal | `\"he\"` | "
+  CHECK_THAT(md, Catch::Contains("| `model.init.kind` | one of: he, torch, normal | `\"he\"` | "
                                  "(model.kind = resnet)"));
   // Kinds whose definitions agree still share one row.
   CHECK_THAT(md, Catch::Contains("(topology.kind = grid or torus)"));
