@@ -40,7 +40,7 @@ void Engine::run(SimTime until) {
   while (!stopped_) {
     // The instant is over when no event is left at `now`: run its computations, whose
     // finish() schedules the resumptions (at now or later).
-    if (!jobs_.empty() && (queue_.empty() || queue_.top().time != now_)) {
+    if (!jobs_.empty() && (queue_.empty() || queue_.next_time() != now_)) {
       run_jobs();
       if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
       continue;
@@ -58,7 +58,7 @@ void Engine::run(SimTime until) {
       }
       break;
     }
-    if (queue_.top().time > until) {
+    if (queue_.next_time() > until) {
       now_ = until;
       return;
     }
