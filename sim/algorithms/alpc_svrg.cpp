@@ -91,7 +91,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k % m == 0) {  // new epoch: snapshot and its full gradient
       if (k > 0) {
-        ScopedWall timer(t.wall.math_s);
+        const ScopedWall timer = t.wall.time_math();
         snapshot = weighted_y / weight_sum;
       }
       weighted_y.setZero();
@@ -115,7 +115,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
     ep->result(mean);
     if (o.double_sampling) co_await ep->mean(d, {false, AlpcStreams::second}, second);
     {
-      ScopedWall timer(t.wall.math_s);
+      const ScopedWall timer = t.wall.time_math();
       gradient = mu + mean;
       z_next = z - c.alpha * gradient;
       f.prox(z_next, c.alpha);

@@ -72,7 +72,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
         return models::ComputeCost{};
       });
     } else {
-      ScopedWall timer(t.wall.math_s);
+      const ScopedWall timer = t.wall.time_math();
       step(k);
     }
     if (id == 0) t.recorder.deposit(0, k + 1, x);
@@ -90,7 +90,7 @@ ParameterServer::Reply server_update(Training& t, const SgdOptions& o) {
   return [&t, &a, model](std::uint64_t round, models::Vector& mean) -> const models::Vector& {
     const auto k = std::int64_t(round);
     {
-      ScopedWall timer(t.wall.math_s);
+      const ScopedWall timer = t.wall.time_math();
       local_step_at(k, t.recorder.iteration_limit(), model->x, model->momentum, mean, a,
                     t.objective);
     }

@@ -65,7 +65,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k % T == 0) {  // new epoch: snapshot and its full gradient
       if (o.average_snapshot && k > 0) {
-        ScopedWall timer(t.wall.math_s);
+        const ScopedWall timer = t.wall.time_math();
         x = iterate_sum / double(T);
       }
       snapshot = x;
@@ -91,7 +91,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
     co_await ep->exchange();
     ep->result(mean);
     {
-      ScopedWall timer(t.wall.math_s);
+      const ScopedWall timer = t.wall.time_math();
       if (o.send_difference) step = mu + mean;
       local_step_at(k, t.recorder.iteration_limit(), x, momentum, o.send_difference ? step : mean,
                     *o.step, t.objective);

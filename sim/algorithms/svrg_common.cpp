@@ -45,7 +45,7 @@ void full_gradient(const Training& t, int id, const models::Vector& x, models::V
     g.resize(0);
     return;
   }
-  ScopedWall timer(t.wall.math());
+  const ScopedWall timer = t.wall.time_math();
   if (!t.train) {
     t.objective.gradient(x, models::Dataset{}, {}, g);
     return;
@@ -68,7 +68,7 @@ models::ComputeCost BatchDifference::operator()(const models::Vector& x,
     difference.resize(0);
     return times(t_.objective.gradient_cost(batch), 2);
   }
-  ScopedWall timer(t_.wall.math());
+  const ScopedWall timer = t_.wall.time_math();
   if (!sampler_) {  // no data: the objective's gradient ignores rows
     t_.objective.gradient(x, models::Dataset{}, {}, difference);
     t_.objective.gradient(snapshot, models::Dataset{}, {}, at_snapshot_);

@@ -29,7 +29,7 @@ class ParameterServer::WorkerEnd final : public Endpoint {
     if (!t_.objective.has_math()) {
       out.resize(0);
     } else if (downlink_decoder_) {
-      ScopedWall timer(t_.wall.compress());
+      const ScopedWall timer = t_.wall.time_compress();
       downlink_decoder_->decode(*reply_.payload, out);
     } else {
       math_.decode_fp32(reply_, out);
@@ -92,7 +92,7 @@ Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
       if (received.size() == sum.size()) sum += received;
     }
     {
-      ScopedWall timer(t.wall.math_s);
+      const ScopedWall timer = t.wall.time_math();
       sum /= double(t.workers());  // the mean, in place (no temporary)
     }
     const models::Vector& reply = self->options_.reply ? self->options_.reply(round, sum) : sum;
@@ -100,7 +100,7 @@ Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
     if (!downlink) {
       out = math.encode_fp32(reply, d);
     } else {
-      ScopedWall timer(t.wall.compress());
+      const ScopedWall timer = t.wall.time_compress();
       if (has_math) {
         auto e = downlink_pool.acquire();
         downlink->encode_into(reply, downlink_rng, *e);

@@ -32,7 +32,7 @@ class ParameterServer final : public Collective,
  public:
   /// What the server sends back in round r, given the round's mean (which it may
   /// overwrite); runs on the engine thread, so it may deposit models in the recorder
-  /// (it times its own math: ScopedWall on training.wall.math_s).
+  /// (it times its own math: training.wall.time_math()).
   using Reply = std::function<const models::Vector&(std::uint64_t round, models::Vector& mean)>;
 
   struct Options {

@@ -119,6 +119,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   }
   ComputeModel compute(s.compute.speed, s.compute.per_worker, s.compute.jitter, s.seed,
                        node_count(s));
+  compute.set_wall_sample_every(options.wall_sample_every);
 
   const models::Dataset* train = p.data ? &p.data->train : nullptr;
   const models::Dataset* loss_set = p.data ? &p.data->loss_set() : nullptr;  // eval_samples
@@ -147,6 +148,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   WallAccount wall;
+  wall.sample_every = options.wall_sample_every;
 
   auto init_rng = make_rng(s.seed, "init");
   Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),

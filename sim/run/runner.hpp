@@ -55,7 +55,10 @@ struct RunOptions {
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
   int threads = 1;                        // for the math (>= 1; job_pool.hpp)
-  std::vector<std::string> argv;          // the command line, for summary.json "run"
+  /// Time one math or compression call (and compute job) in this many, counted that many
+  /// times; 1 times every call (--profile). Timing only: results never depend on it.
+  int wall_sample_every = 16;
+  std::vector<std::string> argv;  // the command line, for summary.json "run"
   /// Also told of every row (and its models), after the run's own writers; not owned.
   std::vector<MetricsObserver*> observers;
 };

@@ -12,7 +12,9 @@
 //
 // Wall-clock accounting: each job times itself (two steady_clock reads); compression
 // inside a job is timed into the job's own counter through `current_job_wall`
-// (WallAccount::compress() in sim/runtime/training.hpp), never into shared state.
+// (WallAccount::time_compress() in sim/runtime/training.hpp), never into shared state.
+// Without --profile only one job in ComputeModel::wall_sample_every() per thread is
+// timed, counted that many times (and the calls inside the others are not timed).
 #pragma once
 
 #include <chrono>
@@ -32,9 +34,12 @@ namespace dlsim::sim {
 struct JobWall {
   double compress_s = 0;   // compression inside the job
   double discarded_s = 0;  // math timers inside a job: the job's own clock covers them
+  bool timed = true;       // false: the calls inside read no clock either
 };
 /// Set while a job's callable runs; null elsewhere (the engine thread outside jobs).
 inline thread_local JobWall* current_job_wall = nullptr;
+/// Jobs run on this thread, to time one in ComputeModel::wall_sample_every().
+inline thread_local std::uint64_t jobs_on_this_thread = 0;
 
 /// The math of a compute job: a callable returning the cost to charge.
 template <class F>
@@ -56,8 +61,10 @@ class ComputeAwaiter final : public ComputeJob {
   }
 
   void run() noexcept override {
-    const auto t0 = std::chrono::steady_clock::now();
+    const int every = model_->wall_sample_every();
     JobWall wall;
+    wall.timed = every == 1 || ++jobs_on_this_thread % std::uint64_t(every) == 0;
+    const auto t0 = wall.timed ? std::chrono::steady_clock::now() : Clock::time_point{};
     current_job_wall = &wall;
     try {
       cost_ = fn_();
@@ -65,8 +72,10 @@ class ComputeAwaiter final : public ComputeJob {
       error_ = std::current_exception();
     }
     current_job_wall = nullptr;
-    job_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    compress_s_ = wall.compress_s;
+    if (wall.timed) {
+      job_s_ = every * std::chrono::duration<double>(Clock::now() - t0).count();
+      compress_s_ = every * wall.compress_s;
+    }
   }
 
   void finish() override {
@@ -86,6 +95,7 @@ class ComputeAwaiter final : public ComputeJob {
   int order() const override { return int(id_); }
 
  private:
+  using Clock = std::chrono::steady_clock;
   Engine* engine_;
   ComputeModel* model_;
   ActivityObserver* observer_;

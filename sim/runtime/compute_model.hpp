@@ -37,6 +37,9 @@ class ComputeModel {
     ++totals_.jobs;
   }
   const JobTotals& job_totals() const { return totals_; }
+  /// Time one compute job in this many (1: all, for --profile; compute_job.hpp).
+  void set_wall_sample_every(int every) { wall_sample_every_ = every; }
+  int wall_sample_every() const { return wall_sample_every_; }
 
   SimTime duration(int node, const models::ComputeCost& cost) {
     double seconds = (cost.flops / speed_ + cost.seconds) * factors_[node];
@@ -52,6 +55,7 @@ class ComputeModel {
   double jitter_;
   std::vector<Rng> rngs_;
   JobTotals totals_;
+  int wall_sample_every_ = 1;
 };
 
 }  // namespace dlsim::sim

@@ -17,30 +17,57 @@
 
 namespace dlsim::sim {
 
-/// Wall-clock seconds spent in the math and in compression on the engine thread (the
-/// rest is engine). Compute jobs (`co_await me.compute([&] {...})`) are timed by their
-/// own clock (compute_job.hpp): code that may run inside one must time itself with
-/// math() and compress(), which then point at the job's own counters, never at these
-/// shared fields.
-struct WallAccount {
-  double math_s = 0;
-  double compress_s = 0;
-
-  double& math() { return current_job_wall ? current_job_wall->discarded_s : math_s; }
-  double& compress() { return current_job_wall ? current_job_wall->compress_s : compress_s; }
-};
-
-/// Adds the wall time of its scope to a counter.
+/// Adds the wall time of its scope, times `weight`, to a counter; with no counter it
+/// reads no clock at all.
 class ScopedWall {
  public:
-  explicit ScopedWall(double& sink) : sink_(sink), t0_(std::chrono::steady_clock::now()) {}
+  explicit ScopedWall(double* sink, double weight = 1)
+      : sink_(sink),
+        weight_(weight),
+        t0_(sink ? std::chrono::steady_clock::now() : Clock::time_point{}) {}
+  explicit ScopedWall(double& sink) : ScopedWall(&sink) {}
+  ScopedWall(const ScopedWall&) = delete;
+  ScopedWall& operator=(const ScopedWall&) = delete;
   ~ScopedWall() {
-    sink_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (sink_) *sink_ += weight_ * std::chrono::duration<double>(Clock::now() - t0_).count();
   }
 
  private:
-  double& sink_;
-  std::chrono::steady_clock::time_point t0_;
+  using Clock = std::chrono::steady_clock;
+  double* sink_;
+  double weight_;
+  Clock::time_point t0_;
+};
+
+/// Wall-clock seconds spent in the math and in compression on the engine thread (the
+/// rest is engine). Compute jobs (`co_await me.compute([&] {...})`) are timed by their
+/// own clock (compute_job.hpp): code that may run inside one times itself with
+/// time_math() and time_compress(), which then time into the job's own counters (only
+/// if the job itself is timed), never into these shared fields.
+///
+/// Two clock reads cost about 50 ns here, as much as a small model's whole top-k, so
+/// without --profile only one call in `sample_every` is timed (per thread, and one job
+/// in `sample_every`), and counts `sample_every` times: the split is then an estimate.
+struct WallAccount {
+  double math_s = 0;
+  double compress_s = 0;
+  int sample_every = 1;  // 1: time every call (--profile)
+
+  ScopedWall time_math() {
+    return timer(current_job_wall ? &current_job_wall->discarded_s : &math_s);
+  }
+  ScopedWall time_compress() {
+    return timer(current_job_wall ? &current_job_wall->compress_s : &compress_s);
+  }
+
+ private:
+  ScopedWall timer(double* sink) {
+    if (current_job_wall) return ScopedWall(current_job_wall->timed ? sink : nullptr);
+    if (sample_every == 1) return ScopedWall(sink);
+    if (++calls_ % std::uint64_t(sample_every) != 0) return ScopedWall(nullptr);
+    return ScopedWall(sink, double(sample_every));
+  }
+  std::uint64_t calls_ = 0;  // on the engine thread
 };
 
 class NodeFailures;  // sim/runtime/node_failures.hpp

@@ -46,14 +46,14 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
     if (t_.objective.has_math()) t_.objective.gradient(x, models::Dataset{}, {}, g);
     return t_.objective.gradient_cost(batch);
   }
-  ScopedWall timer(t_.wall.math());
+  const ScopedWall timer = t_.wall.time_math();
   const auto rows = sampler_->next();
   t_.objective.gradient(x, *t_.train, rows, g);
   return t_.objective.gradient_cost(models::Index(rows.size()));
 }
 
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
-  ScopedWall timer(t_.wall.compress());
+  const ScopedWall timer = t_.wall.time_compress();
   models::Compressor& compressor = stream_compressor(stream);
   PayloadPool& pool = pools_[stream];
   if (!t_.objective.has_math())
@@ -64,7 +64,7 @@ Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int
 }
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
-  ScopedWall timer(t_.wall.compress());
+  const ScopedWall timer = t_.wall.time_compress();
   if (!t_.objective.has_math()) {
     out.resize(0);
     return;
@@ -73,7 +73,7 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
 }
 
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
-  ScopedWall timer(t_.wall.compress());
+  const ScopedWall timer = t_.wall.time_compress();
   if (!t_.objective.has_math())
     return sized_payload(fp32_pool_, fp32_.bits_for(dimension), dimension);
   auto e = fp32_pool_.acquire();
@@ -82,7 +82,7 @@ Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension
 }
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
-  ScopedWall timer(t_.wall.compress());
+  const ScopedWall timer = t_.wall.time_compress();
   if (!t_.objective.has_math()) {
     out.resize(0);
     return;

@@ -85,6 +85,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.trace = trace;
   options.trace_limit = trace_limit;
   options.threads = thread_count;
+  options.wall_sample_every = profile ? 1 : 16;
   options.argv = std::move(argv);
   nlohmann::json summary;
   try {
