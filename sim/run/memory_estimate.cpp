@@ -15,8 +15,9 @@ namespace {
 
 // Measured constants (memory_estimate.hpp says how).
 constexpr double kBaselineBytes = 7.9e6;
-constexpr double kNodeBytes = 2.7e3;
-constexpr double kProcessBytes = 8.5e3;
+constexpr double kNodeBytes = 200;       // Node, ports, mailbox
+constexpr double kStreamBytes = 2.5e3;   // one random stream (mt19937_64's state)
+constexpr double kProcessBytes = 8.5e3;  // with its compressor's random stream
 constexpr double kMessageBytes = 280;
 constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
 constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded
@@ -153,13 +154,18 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
 
   // The engine's per-node, per-process and per-message state.
   const double messages = messages_per_round(s, graph.get(), z.simulated_workers);
-  const double chains = c.per_tensor && z.tensors > 1 ? double(z.tensors) * kTensorChainBytes : 0;
-  e.pieces.push_back(
-      {"engine",
-       nodes * kNodeBytes + simulated * (kProcessBytes + chains) + messages * kMessageBytes,
-       fmt::format("{} nodes, {} worker processes, {} messages in flight", count(nodes),
-                   count(simulated), count(messages)),
-       "workers"});
+  // A node keeps a compute-jitter stream only when there is jitter; a model without
+  // values builds no per-stream compressor (only the decoder's chain) and no stream.
+  const bool math = z.values > 0;
+  const double node = kNodeBytes + (s.compute.jitter > 0 ? kStreamBytes : 0);
+  const double process = kProcessBytes - (math ? 0 : kStreamBytes);
+  const double chains =
+      c.per_tensor && z.tensors > 1 ? double(z.tensors) * kTensorChainBytes * (math ? 1 : 0.5) : 0;
+  e.pieces.push_back({"engine",
+                      nodes * node + simulated * (process + chains) + messages * kMessageBytes,
+                      fmt::format("{} nodes, {} worker processes, {} messages in flight",
+                                  count(nodes), count(simulated), count(messages)),
+                      "workers"});
 
   double running = 0;
   for (const MemoryPiece& p : e.pieces)

@@ -21,12 +21,14 @@
 //   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
 //                 activations, im2col) on every thread that runs jobs or evaluation
 //                 chunks (--threads);
-//   engine        per node 2.7 KB (Node, ports, mailbox, compute-jitter stream), per
-//                 simulated worker process 8.5 KB (coroutine frames, WorkerMath's random
-//                 streams and pools), per message one round puts in flight 280 B
-//                 (transfer slot, mailbox entry, fair-sharing flow), and per tensor per
-//                 worker 840 B for per-tensor compressor chains (measured: peak RSS over
-//                 node counts from 1,024 to 65,536).
+//   engine        per node 200 B (Node, ports, mailbox) plus 2.5 KB for its
+//                 compute-jitter stream when compute.jitter > 0, per simulated worker
+//                 process 8.5 KB (coroutine frames, WorkerMath's random streams and pools;
+//                 6 KB for models without values, which build no stream compressor), per
+//                 message one round puts in flight 280 B (transfer slot, mailbox entry,
+//                 fair-sharing flow), and per tensor per worker 840 B for per-tensor
+//                 compressor chains (stream and decoder; 420 B without values) (measured:
+//                 peak RSS over node counts from 1,024 to 65,536).
 // The peak is baseline + max(loading, data + model state + thread scratch + engine).
 #pragma once
 

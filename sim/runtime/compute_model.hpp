@@ -22,7 +22,10 @@ class ComputeModel {
                int nodes)
       : speed_(speed), factors_(std::move(factors)), jitter_(jitter) {
     factors_.resize(nodes, 1.0);
-    for (int i = 0; i < nodes; ++i) rngs_.push_back(make_rng(seed, "compute-jitter", i));
+    // A stream per node only when there is jitter to draw (2.5 KB each: a million
+    // workers would otherwise hold 2.5 GB of unused generators).
+    if (jitter_ > 0)
+      for (int i = 0; i < nodes; ++i) rngs_.push_back(make_rng(seed, "compute-jitter", i));
   }
 
   /// Wall-clock totals over every compute job, summed on the engine thread.

@@ -54,10 +54,12 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
 
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
   const ScopedWall timer = t_.wall.time_compress();
-  models::Compressor& compressor = stream_compressor(stream);
   PayloadPool& pool = pools_[stream];
+  // No values: only the size, which the stateless decoder's chain gives as well; no
+  // per-stream compressor or random stream (2.5 KB) is built for nothing.
   if (!t_.objective.has_math())
-    return sized_payload(pool, compressor.bits_for(dimension), dimension);
+    return sized_payload(pool, decoder_->bits_for(dimension), dimension);
+  models::Compressor& compressor = stream_compressor(stream);
   auto e = pool.acquire();
   compressor.encode_into(v, rngs_.find(stream)->second, *e);
   return e;
