@@ -45,9 +45,10 @@ class ScopedWall {
 /// time_math() and time_compress(), which then time into the job's own counters (only
 /// if the job itself is timed), never into these shared fields.
 ///
-/// Two clock reads cost about 50 ns here, as much as a small model's whole top-k, so
-/// without --profile only one call in `sample_every` is timed (per thread, and one job
-/// in `sample_every`), and counts `sample_every` times: the split is then an estimate.
+/// A clock read costs about 50 ns here (kvm-clock), and a small model's step makes about
+/// ten timed calls of a few µs each, so without --profile only one call in
+/// `sample_every` is timed (per thread, and one job in `sample_every`), and counts
+/// `sample_every` times: the split is then an estimate.
 struct WallAccount {
   double math_s = 0;
   double compress_s = 0;
