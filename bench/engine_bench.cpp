@@ -1,8 +1,8 @@
 // The classic hold model (as in ns-3's scheduler benchmarks): keep N events pending;
 // each step pops the earliest and schedules a new one a random delay later. Compares
 // the dlsim engine (radix heap of 32-byte records + dispatch) with a bare
-// std::priority_queue (binary heap) of the same PODs. Target (issue 2): within 2x. Plus the fair-sharing
-// solver under churn (incremental versus full recomputation).
+// std::priority_queue (binary heap) of the same PODs. Target (issue 2): within 2x. Plus the
+// fair-sharing solver under churn (incremental versus full recomputation).
 //   build/bin/engine_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 

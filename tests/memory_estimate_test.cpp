@@ -90,12 +90,13 @@ TEST_CASE("memory estimate: ring all-reduce's shortcut counts one worker process
               {"algorithm", {{"kind", "sgd"}, {"collective", "ring-allreduce"}}},
               {"stop", {{"iterations", 2}}}};
   const sim::PreparedRun fast = sim::prepare(sim::load_scenario(doc));
-  // 64 nodes x 200 + 1 process x 6,000 (a model without values), no message in flight.
-  CHECK(piece(fast.memory, "engine") == Approx(64 * 200.0 + 6000));
+  // 64 nodes x 200 + 1 process x (8,500 - 2,504) (a model without values: no stream
+  // compressor, no random stream), no message in flight.
+  CHECK(piece(fast.memory, "engine") == Approx(64 * 200.0 + 5996));
   doc["compute"] = {{"jitter", 0.1}};  // workers drift: every one is simulated, and each
-                                       // node keeps a 2,500-byte jitter stream
+                                       // node keeps a 2,504-byte jitter stream
   const sim::PreparedRun full = sim::prepare(sim::load_scenario(doc));
-  CHECK(piece(full.memory, "engine") == Approx(64 * (2700.0 + 6000) + 64 * 280.0));
+  CHECK(piece(full.memory, "engine") == Approx(64 * (2704.0 + 5996) + 64 * 280.0));
 }
 
 TEST_CASE("memory guard: a run above the limit is refused at the largest part's key") {

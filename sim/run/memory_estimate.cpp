@@ -8,6 +8,7 @@
 #include "models/compress/factory.hpp"
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/collectives/collective_memory.hpp"
+#include "sim/engine/rng.hpp"
 
 namespace dlsim::sim {
 
@@ -15,9 +16,9 @@ namespace {
 
 // Measured constants (memory_estimate.hpp says how).
 constexpr double kBaselineBytes = 7.9e6;
-constexpr double kNodeBytes = 200;       // Node, ports, mailbox
-constexpr double kStreamBytes = 2.5e3;   // one random stream (mt19937_64's state)
-constexpr double kProcessBytes = 8.5e3;  // with its compressor's random stream
+constexpr double kNodeBytes = 200;            // Node, ports, mailbox
+constexpr double kStreamBytes = sizeof(Rng);  // one random stream (2,504 bytes)
+constexpr double kProcessBytes = 8.5e3;       // with its compressor's random stream
 constexpr double kMessageBytes = 280;
 constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
 constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded

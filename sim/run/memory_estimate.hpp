@@ -21,10 +21,12 @@
 //   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
 //                 activations, im2col) on every thread that runs jobs or evaluation
 //                 chunks (--threads);
-//   engine        per node 200 B (Node, ports, mailbox) plus 2.5 KB for its
+//   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
+//                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker
 //                 process 8.5 KB (coroutine frames, WorkerMath's random streams and pools;
-//                 6 KB for models without values, which build no stream compressor), per
+//                 less one stream for models without values, which build no stream
+//                 compressor), per
 //                 message one round puts in flight 280 B (transfer slot, mailbox entry,
 //                 fair-sharing flow), and per tensor per worker 840 B for per-tensor
 //                 compressor chains (stream and decoder; 420 B without values) (measured:

@@ -25,7 +25,6 @@ class ScopedWall {
       : sink_(sink),
         weight_(weight),
         t0_(sink ? std::chrono::steady_clock::now() : Clock::time_point{}) {}
-  explicit ScopedWall(double& sink) : ScopedWall(&sink) {}
   ScopedWall(const ScopedWall&) = delete;
   ScopedWall& operator=(const ScopedWall&) = delete;
   ~ScopedWall() {
@@ -46,8 +45,8 @@ class ScopedWall {
 /// if the job itself is timed), never into these shared fields.
 ///
 /// A clock read costs about 50 ns here (kvm-clock), and a small model's step makes about
-/// ten timed calls of a few µs each, so without --profile only one call in
-/// `sample_every` is timed (per thread, and one job in `sample_every`), and counts
+/// six timed calls (a gradient, an encode, decodes) of a few µs each, so without --profile only one
+/// call in `sample_every` is timed (per thread, and one job in `sample_every`), and counts
 /// `sample_every` times: the split is then an estimate.
 struct WallAccount {
   double math_s = 0;
