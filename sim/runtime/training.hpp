@@ -45,9 +45,9 @@ class ScopedWall {
 /// if the job itself is timed), never into these shared fields.
 ///
 /// A clock read costs about 50 ns here (kvm-clock), and a small model's step makes about
-/// six timed calls (a gradient, an encode, decodes) of a few µs each, so without --profile only one
-/// call in `sample_every` is timed (per thread, and one job in `sample_every`), and counts
-/// `sample_every` times: the split is then an estimate.
+/// six timed calls (a gradient, an encode, decodes) of a few µs each, so without
+/// --profile only one call in `sample_every` is timed (per thread, and one job in
+/// `sample_every`), and counts `sample_every` times: the split is then an estimate.
 struct WallAccount {
   double math_s = 0;
   double compress_s = 0;
