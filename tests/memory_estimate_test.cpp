@@ -46,16 +46,16 @@ json gossip_scenario(int workers) {
 // coordinate):
 //   vectors: 4 workers x 3 (choco-gossip) + 4 copies x 2 (x_hat, s) + recorder 4 x 2 + 1 = 29
 //   model state: 8 * 1000 * 29 + 8 payload buffers x 4000 B + 4 starts x 1000 x 8 = 296,000
-//   engine: 4 nodes x 200 (no jitter) + 4 processes x 8,500 + 8 arcs x 280 = 37,040
-//   peak: 7,900,000 + 296,000 + 37,040 = 8,233,040.
+//   engine: 4 nodes x 200 (no jitter) + 4 processes x 6,000 + 8 arcs x 280 = 27,040
+//   peak: 7,900,000 + 296,000 + 27,040 = 8,223,040.
 TEST_CASE("memory estimate: choco-gossip on a ring, by hand") {
   const sim::PreparedRun p = sim::prepare(sim::load_scenario(gossip_scenario(4)));
   CHECK(piece(p.memory, "model state") == Approx(296000));
-  CHECK(piece(p.memory, "engine") == Approx(37040));
+  CHECK(piece(p.memory, "engine") == Approx(27040));
   CHECK(piece(p.memory, "data") == 0);
   CHECK(piece(p.memory, "loading") == 0);
   CHECK(piece(p.memory, "thread scratch") == 0);
-  CHECK(p.memory.bytes == Approx(8233040));
+  CHECK(p.memory.bytes == Approx(8223040));
 }
 
 // Least squares on 1,000 generated rows of 20 features, a fifth split off as the test
@@ -90,13 +90,13 @@ TEST_CASE("memory estimate: ring all-reduce's shortcut counts one worker process
               {"algorithm", {{"kind", "sgd"}, {"collective", "ring-allreduce"}}},
               {"stop", {{"iterations", 2}}}};
   const sim::PreparedRun fast = sim::prepare(sim::load_scenario(doc));
-  // 64 nodes x 200 + 1 process x (8,500 - 2,504) (a model without values: no stream
+  // 64 nodes x 200 + 1 process x (6,000 - 2,504) (a model without values: no stream
   // compressor, no random stream), no message in flight.
-  CHECK(piece(fast.memory, "engine") == Approx(64 * 200.0 + 5996));
+  CHECK(piece(fast.memory, "engine") == Approx(64 * 200.0 + 3496));
   doc["compute"] = {{"jitter", 0.1}};  // workers drift: every one is simulated, and each
                                        // node keeps a 2,504-byte jitter stream
   const sim::PreparedRun full = sim::prepare(sim::load_scenario(doc));
-  CHECK(piece(full.memory, "engine") == Approx(64 * (2704.0 + 5996) + 64 * 280.0));
+  CHECK(piece(full.memory, "engine") == Approx(64 * (2704.0 + 3496) + 64 * 280.0));
 }
 
 TEST_CASE("memory guard: a run above the limit is refused at the largest part's key") {
@@ -106,9 +106,9 @@ TEST_CASE("memory guard: a run above the limit is refused at the largest part's 
     FAIL("not refused");
   } catch (const sim::InputError& e) {
     // Refused by the first check, from the scenario alone: the case above without the
-    // consensus starts (known once the model is built), 8,233,040 - 32,000 bytes.
+    // consensus starts (known once the model is built), 8,223,040 - 32,000 bytes.
     CHECK(e.where() == "workers");
-    CHECK_THAT(e.problem(), Catch::Contains("the run needs about 8.2 MB (estimate; largest "
+    CHECK_THAT(e.problem(), Catch::Contains("the run needs about 8.19 MB (estimate; largest "
                                             "part: model state 264 kB = 29 model-sized vectors"));
     CHECK_THAT(e.problem(), Catch::Contains("more than the 1 MB available (--memory-limit)"));
   }

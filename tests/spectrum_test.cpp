@@ -68,15 +68,18 @@ TEST_CASE("ring: the docs/algorithms.md oracles and the closed form", "[spectrum
 
 TEST_CASE("large rings and tori: the sparse path matches the closed form", "[spectrum]") {
   // n > kDenseNodes: shift-invert for λ2 (gap ~ 1/n²) and Cholesky bisection for λmin.
+  // (describe() takes the circulant closed form for rings; the sparse path is called
+  // directly here.)
   for (int n : {2000, 30000}) {
     INFO("n = " << n);
-    const TopologyFacts f = facts_of("ring", n);
-    CHECK_THAT(f.spectrum.method, Catch::Contains("Spectra"));
+    const GraphSchedule ring =
+        GraphSchedule::make(topology_params("ring", n, {}, 11, "metropolis"));
+    const Spectrum sp = symmetric_spectrum(*ring.round(0), ring.rule(), n / 2);
+    CHECK_THAT(sp.method, Catch::Contains("Spectra"));
     const double gap = 1 - (1 + 2 * std::cos(2 * kPi / n)) / 3;  // 1 − λ2
-    CHECK((1 - *f.spectrum.lambda2) == Approx(gap).epsilon(1e-5));
-    CHECK(*f.spectrum.lambda_min ==
-          Approx((1 + 2 * std::cos(kPi * 2 * (n / 2) / n)) / 3).margin(1e-10));
-    CHECK(f.diameter == n / 2);
+    CHECK((1 - *sp.lambda2) == Approx(gap).epsilon(1e-5));
+    CHECK(*sp.lambda_min == Approx((1 + 2 * std::cos(kPi * 2 * (n / 2) / n)) / 3).margin(1e-10));
+    CHECK(facts_of("ring", n).diameter == n / 2);
   }
   // Torus a×b, metropolis w = 1/5: λ = 1 − (2/5)(2 − cos(2πi/a) − cos(2πj/b)).
   const int a = 40, b = 60;
@@ -100,6 +103,31 @@ TEST_CASE("large rings and tori: the sparse path matches the closed form", "[spe
   CHECK_THAT(odd.spectrum.method, Catch::Contains("Spectra"));
   CHECK(*odd.spectrum.lambda_min == Approx(smallest).margin(1e-9));
   CHECK((1 - *odd.spectrum.lambda2) == Approx(0.4 * (1 - std::cos(2 * kPi / d))).epsilon(1e-6));
+}
+
+TEST_CASE("circulant kinds of any size: the closed form, to the gap's last digits", "[spectrum]") {
+  // Ring, metropolis w = 1/3: 1 − λ_k = (4/3) sin²(πk/n) (no cancellation: the oracle
+  // keeps its digits when the gap is 1e-11). n prime, even, odd, 10^6.
+  for (int n : {1031, 2000, 30001, 1000000}) {
+    INFO("n = " << n);
+    const TopologyFacts f = facts_of("ring", n);
+    CHECK_THAT(f.spectrum.method, Catch::Contains("closed form"));
+    const double gap = 4.0 / 3 * std::pow(std::sin(kPi / n), 2);
+    CHECK(*f.spectrum.spectral_gap == Approx(gap).epsilon(1e-12));
+    CHECK(*f.spectrum.lambda_min ==
+          Approx(1 - 4.0 / 3 * std::pow(std::sin(kPi * (n / 2) / n), 2)).margin(1e-14));
+  }
+  // Exponential graph (shifts ±2^j) against the dense solver, above and below
+  // kDenseNodes' old limit for the circulant path.
+  for (int n : {12, 100, 1500}) {
+    INFO("exponential n = " << n);
+    const GraphSchedule s =
+        GraphSchedule::make(topology_params("exponential", n, {}, 11, "metropolis"));
+    const Eigen::VectorXd values = eigenvalues(dense_weights(*s.round(0)));
+    const TopologyFacts f = describe(s);
+    CHECK(*f.spectrum.lambda2 == Approx(values[n - 2]).margin(1e-12));
+    CHECK(*f.spectrum.lambda_min == Approx(values[0]).margin(1e-12));
+  }
 }
 
 // The Dyck graph's known invariants, computed here from the adjacency matrix alone (not

@@ -3,23 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/strong_components.hpp>
-
 namespace dlsim::topo {
 
 namespace {
-
-using BoostCsr = boost::compressed_sparse_row_graph<boost::directedS>;
-
-BoostCsr to_boost(const Graph& g) {
-  std::vector<std::pair<std::size_t, std::size_t>> arcs;
-  arcs.reserve(g.targets.size());
-  for (int i = 0; i < g.n; ++i) {
-    for (int j : g.out(i)) arcs.emplace_back(std::size_t(i), std::size_t(j));
-  }
-  return BoostCsr(boost::edges_are_sorted, arcs.begin(), arcs.end(), std::size_t(g.n));
-}
 
 int eccentricity(const std::vector<int>& dist) {
   return *std::max_element(dist.begin(), dist.end());
@@ -123,11 +109,15 @@ std::optional<int> ifub_diameter(const Graph& g) {
 bool is_connected(const Graph& g) {
   if (g.n == 0) return false;  // no nodes: nothing to connect, and never a valid topology
   if (g.n == 1) return true;
-  const BoostCsr bg = to_boost(g);
-  std::vector<int> component(std::size_t(g.n));
-  const int count = int(boost::strong_components(
-      bg, boost::make_iterator_property_map(component.begin(), get(boost::vertex_index, bg))));
-  return count == 1;
+  // Strongly connected iff node 0 reaches every node and every node reaches node 0 (a
+  // search in the transposed graph); undirected graphs are their own transpose. Two
+  // linear searches with a flat queue: Boost's strong_components (Tarjan's depth-first
+  // search) took 0.25 s on a ring of 10^6, and this is called for every run's summary.
+  auto reaches_all = [](const Graph& h) {
+    const std::vector<int> dist = bfs_distances(h, 0);
+    return std::find(dist.begin(), dist.end(), -1) == dist.end();
+  };
+  return reaches_all(g) && (!g.directed || reaches_all(transpose(g)));
 }
 
 DegreeRange degree_range(const Graph& g) {

@@ -52,9 +52,9 @@ TopologyFacts describe(const GraphSchedule& s) {
   const Graph united = s.period_union();
   f.connected = is_connected(united);
   f.diameter = diameter(united, s.vertex_transitive());
-  if (!s.directed() && !s.time_varying() && s.circulant() && s.nodes() >= 2 &&
-      s.nodes() <= kDenseNodes) {
-    f.spectrum = symmetric_circulant_spectrum(*round0);  // exact, instead of O(n³) dense
+  if (!s.directed() && !s.time_varying() && s.circulant() && s.nodes() >= 2) {
+    // Exact and O(n · degree), instead of O(n³) dense or seconds of Lanczos at 10^6 nodes.
+    f.spectrum = symmetric_circulant_spectrum(*round0);
   } else if (!s.directed() && !s.time_varying()) {
     f.spectrum = symmetric_spectrum(*round0, s.rule(), f.diameter);
   } else if (s.circulant()) {

@@ -10,24 +10,41 @@ bool Graph::has_arc(int from, int to) const {
 }
 
 Graph Graph::from_arcs(int n, std::vector<std::pair<int, int>> arcs, bool directed) {
-  if (!directed) {
-    const std::size_t given = arcs.size();
-    arcs.reserve(2 * given);
-    for (std::size_t e = 0; e < given; ++e) arcs.emplace_back(arcs[e].second, arcs[e].first);
-  }
-  std::erase_if(arcs, [](const auto& a) { return a.first == a.second; });
-  std::sort(arcs.begin(), arcs.end());
-  arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
+  // Bucketed by source (a counting sort, linear), then each row sorted and deduplicated:
+  // the same graph as sorting all arcs, without an O(m log m) sort of the whole list
+  // (0.3 s for the 2·10^6 arcs of a ring of 10^6, built several times per run).
   Graph g;
   g.n = n;
   g.directed = directed;
   g.offsets.assign(std::size_t(n) + 1, 0);
-  g.targets.reserve(arcs.size());
+  auto count = [&](int from, int to) {
+    if (from != to) ++g.offsets[std::size_t(from) + 1];
+  };
   for (const auto& [from, to] : arcs) {
-    ++g.offsets[std::size_t(from) + 1];
-    g.targets.push_back(to);
+    count(from, to);
+    if (!directed) count(to, from);
   }
   for (int i = 0; i < n; ++i) g.offsets[i + 1] += g.offsets[i];
+  std::vector<int> targets(std::size_t(g.offsets[n]));
+  std::vector<std::int64_t> next(g.offsets.begin(), g.offsets.end() - 1);
+  auto place = [&](int from, int to) {
+    if (from != to) targets[std::size_t(next[from]++)] = to;
+  };
+  for (const auto& [from, to] : arcs) {
+    place(from, to);
+    if (!directed) place(to, from);
+  }
+  arcs = {};  // free before the graph's own storage grows
+  g.targets.reserve(targets.size());
+  std::vector<std::int64_t> kept(std::size_t(n) + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    const auto row_begin = targets.begin() + g.offsets[i],
+               row_end = targets.begin() + g.offsets[i + 1];
+    std::sort(row_begin, row_end);
+    g.targets.insert(g.targets.end(), row_begin, std::unique(row_begin, row_end));
+    kept[i + 1] = std::int64_t(g.targets.size());
+  }
+  g.offsets = std::move(kept);
   return g;
 }
 

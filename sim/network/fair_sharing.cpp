@@ -319,11 +319,15 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
   }
   if (component_index_.size() < flows_.size()) component_index_.resize(flows_.size());
   for (std::size_t k = 0; k < flows.size(); ++k) component_index_[flows[k]] = std::uint32_t(k);
+  auto entry = [&](int r) {  // r's share now; older entries of r become stale
+    return Entry{std::max(left_[r], 0.0) / weight_sum_[r], r, ++resource_version_[r]};
+  };
   auto push = [&](int r) {
-    heap.push_back(Entry{std::max(left_[r], 0.0) / weight_sum_[r], r, ++resource_version_[r]});
+    heap.push_back(entry(r));
     std::push_heap(heap.begin(), heap.end(), later);
   };
-  for (int r : resources) push(r);  // every resource of a component has users
+  for (int r : resources) heap.push_back(entry(r));  // every resource here has users
+  std::make_heap(heap.begin(), heap.end(), later);
   bound_levels_.clear();
   if (weighted_) {
     for (std::size_t k = 0; k < flows.size(); ++k) {
@@ -361,10 +365,31 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
       }
     } else {
       saturated_list_.clear();
-      while (!heap.empty() && heap.front().share <= share * (1 + 1e-12)) {
+      const double limit = share * (1 + 1e-12);
+      // Pop the saturated resources one by one; when a round saturates a large part of
+      // the heap (a symmetric pattern saturates every resource at once), take the rest
+      // in one linear pass and rebuild the heap instead: O(n) instead of O(n log n).
+      // The set found is the same, and its order does not matter (the values fixed in
+      // a round do not depend on the resource that fixed them).
+      const std::size_t bulk = std::max<std::size_t>(64, heap.size() / 32);
+      std::size_t popped = 0;
+      while (!heap.empty() && heap.front().share <= limit && popped < bulk) {
         if (valid(heap.front())) saturated_list_.push_back(heap.front().resource);
         std::pop_heap(heap.begin(), heap.end(), later);
         heap.pop_back();
+        ++popped;
+      }
+      if (popped == bulk && !heap.empty() && heap.front().share <= limit) {
+        std::size_t kept = 0;
+        for (const Entry& e : heap) {
+          if (!valid(e)) continue;  // stale: skipped by every later round anyway
+          if (e.share <= limit)
+            saturated_list_.push_back(e.resource);
+          else
+            heap[kept++] = e;
+        }
+        heap.resize(kept);
+        std::make_heap(heap.begin(), heap.end(), later);
       }
       for (int r : saturated_list_) {
         for (TransferId id : users_[r]) {
@@ -429,23 +454,48 @@ void FairSharing::wake() {
   auto later = [](const Due& a, const Due& b) { return later_due(a.finish, a.id, b.finish, b.id); };
   const SimTime now = engine_.now();
   done_.clear();
-  while (!due_.empty() && due_.front().finish <= now) {
+  auto expire = [&](const Due& d) {
+    Flow& f = flows_[d.id];
+    if (!f.active || f.generation != d.generation) return;  // stale
+    detach(d.id);
+    f.active = false;
+    --active_;
+    done_.push_back({f.order, d.id});
+  };
+  // The due entries in (finish, id) order, popped one by one; when a large part of the
+  // heap is due (a synchronous round ends at one instant), the rest is taken in one
+  // linear pass and sorted: the same order (detach() depends on it), with contiguous
+  // reads instead of a sift-down through the whole heap per entry.
+  const std::size_t bulk = std::max<std::size_t>(64, due_.size() / 32);
+  std::size_t popped = 0;
+  while (!due_.empty() && due_.front().finish <= now && popped < bulk) {
     const Due top = due_.front();
     std::pop_heap(due_.begin(), due_.end(), later);
     due_.pop_back();
-    Flow& f = flows_[top.id];
-    if (!f.active || f.generation != top.generation) continue;
-    detach(top.id);
-    f.active = false;
-    --active_;
-    done_.push_back(top.id);
+    ++popped;
+    expire(top);
+  }
+  if (popped == bulk && !due_.empty() && due_.front().finish <= now) {
+    expired_.clear();
+    std::size_t kept = 0;
+    for (const Due& d : due_) {
+      if (d.finish <= now)
+        expired_.push_back(d);
+      else
+        due_[kept++] = d;
+    }
+    due_.resize(kept);
+    std::make_heap(due_.begin(), due_.end(), later);
+    std::sort(expired_.begin(), expired_.end(),
+              [&](const Due& a, const Due& b) { return later(b, a); });
+    for (const Due& d : expired_) expire(d);
   }
   if (!done_.empty()) request_solve();
   arm();
-  // Simultaneous ends are reported in start order.
-  std::sort(done_.begin(), done_.end(),
-            [&](TransferId a, TransferId b) { return flows_[a].order < flows_[b].order; });
-  for (TransferId id : done_) sink_.transmitted(id);
+  // Simultaneous ends are reported in start order (orders are unique; sorting the pairs
+  // themselves reads no flow).
+  std::sort(done_.begin(), done_.end());
+  for (const auto& [order, id] : done_) sink_.transmitted(id);
 }
 
 }  // namespace dlsim::sim

@@ -36,6 +36,7 @@
 
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
@@ -107,6 +108,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::vector<std::vector<TransferId>> users_;       // per resource: its active flows
   std::unordered_map<std::uint64_t, int> link_ids_;  // links slower than their ports
   std::vector<Due> due_;          // min-heap of planned finishes (stale entries skipped)
+  std::vector<Due> expired_;      // scratch for wake()
   std::vector<SimTime> wakeups_;  // min-heap of scheduled wake-up events
   std::vector<int> dirty_;
   std::uint64_t next_order_ = 0;
@@ -139,7 +141,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::vector<std::uint64_t> round_mark_;
   std::uint64_t round_ = 0;
   std::vector<int> saturated_list_, changed_;
-  std::vector<TransferId> done_;
+  std::vector<std::pair<std::uint64_t, TransferId>> done_;  // (start order, id)
 };
 
 }  // namespace dlsim::sim

@@ -18,7 +18,7 @@ namespace {
 constexpr double kBaselineBytes = 7.9e6;
 constexpr double kNodeBytes = 200;            // Node, ports, mailbox
 constexpr double kStreamBytes = sizeof(Rng);  // one random stream (2,504 bytes)
-constexpr double kProcessBytes = 8.5e3;       // with its compressor's random stream
+constexpr double kProcessBytes = 6.0e3;       // with its compressor's random stream
 constexpr double kMessageBytes = 280;
 constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
 constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded

@@ -24,7 +24,7 @@
 //   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
 //                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker
-//                 process 8.5 KB (coroutine frames, WorkerMath's random streams and pools;
+//                 process 6.0 KB (coroutine frames, WorkerMath's random streams and pools;
 //                 less one stream for models without values, which build no stream
 //                 compressor), per
 //                 message one round puts in flight 280 B (transfer slot, mailbox entry,

@@ -64,7 +64,6 @@ class WorkerMath {
   PayloadPool fp32_pool_;
   std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
   models::Fp32Compressor fp32_;
-  Rng no_draws_{0};  // fp32 draws nothing
   std::unique_ptr<models::BatchSampler> sampler_;
 };
 
