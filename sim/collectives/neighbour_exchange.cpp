@@ -22,14 +22,29 @@ NeighbourExchange::NeighbourExchange(Node& me, const topo::GraphSchedule& graph,
     : me_(me), graph_(graph), failures_(failures), rule_(rule) {}
 
 void NeighbourExchange::load(std::int64_t round) {
-  topo::Neighborhood nb = graph_.neighborhood(int(me_.id()), round);
+  round_graph_ = graph_.round(round);
+  const topo::RoundGraph& r = *round_graph_;
+  const int i = int(me_.id());
   round_ = round;
-  out_.assign(nb.out.begin(), nb.out.end());
-  in_.assign(nb.in.begin(), nb.in.end());
-  self_weight_ = nb.self_weight;
-  in_weights_ = std::move(nb.in_weights);
+  out_ = r.out.out(i);
+  in_ = r.in.out(i);
+  self_weight_ = r.weights.self[i];
+  in_weights_ = std::span(r.weights.in).subspan(std::size_t(r.in.offsets[i]), in_.size());
+  owned_ = false;
+  arrivals_.reserve(in_.size());
   loaded_ = true;
   for (NodeId dead : failed_) drop(dead);
+}
+
+void NeighbourExchange::own() {
+  if (owned_) return;
+  owned_ = true;
+  own_out_.assign(out_.begin(), out_.end());
+  own_in_.assign(in_.begin(), in_.end());
+  own_weights_.assign(in_weights_.begin(), in_weights_.end());
+  out_ = own_out_;
+  in_ = own_in_;
+  in_weights_ = own_weights_;
 }
 
 void NeighbourExchange::begin_round(std::int64_t k) {
@@ -40,17 +55,21 @@ void NeighbourExchange::begin_round(std::int64_t k) {
 }
 
 double NeighbourExchange::drop(NodeId dead) {
+  own();
   double weight = 0;
-  const auto in = std::find(in_.begin(), in_.end(), dead);
-  if (in != in_.end()) {
-    const auto j = in - in_.begin();
-    if (rule_ == FailureRule::row) weight = in_weights_[std::size_t(j)];
-    in_.erase(in);
-    in_weights_.erase(in_weights_.begin() + j);
+  const auto in = std::find(own_in_.begin(), own_in_.end(), dead);
+  if (in != own_in_.end()) {
+    const auto j = in - own_in_.begin();
+    if (rule_ == FailureRule::row) weight = own_weights_[std::size_t(j)];
+    own_in_.erase(in);
+    own_weights_.erase(own_weights_.begin() + j);
   }
   if (rule_ == FailureRule::column) weight = push_share(graph_, dead, int(me_.id()), round_);
   self_weight_ += weight;
-  out_.erase(std::remove(out_.begin(), out_.end(), dead), out_.end());
+  own_out_.erase(std::remove(own_out_.begin(), own_out_.end(), dead), own_out_.end());
+  out_ = own_out_;
+  in_ = own_in_;
+  in_weights_ = own_weights_;
   return weight;
 }
 

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -86,15 +87,25 @@ class NeighbourExchange {
   // `dead` leaves the neighbourhood of round_; returns the weight that goes to w_ii.
   double drop(NodeId dead);
 
+  // Makes out_, in_ and in_weights_ this worker's own copies (before a drop changes them).
+  void own();
+
   Node& me_;
   const topo::GraphSchedule& graph_;
   NodeFailures* failures_;
   FailureRule rule_;
   bool loaded_ = false;
   std::int64_t round_ = 0;
-  std::vector<NodeId> out_, in_;
+  // The neighbourhood: views into the round's graph (kept alive by round_graph_), so a
+  // million workers on one static graph hold no copies; copied into own_* only when a
+  // failed peer is dropped.
+  std::shared_ptr<const topo::RoundGraph> round_graph_;
+  std::span<const NodeId> out_, in_;
   double self_weight_ = 1.0;
-  std::vector<double> in_weights_;
+  std::span<const double> in_weights_;
+  std::vector<NodeId> own_out_, own_in_;
+  std::vector<double> own_weights_;
+  bool owned_ = false;  // out_, in_, in_weights_ view the own_* copies
   std::vector<NodeId> failed_;  // in the order found
   std::vector<Arrival> arrivals_;
 };

@@ -39,6 +39,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/engine/engine.hpp"
 #include "sim/network/transfer_scheduler.hpp"
 
@@ -105,7 +107,9 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   double rate_factor_;            // rate = rate_factor_ · max-min value (1 under cm02)
   std::vector<Flow> flows_;       // indexed by TransferId
   std::vector<double> capacity_;  // egress 0..n-1, ingress n..2n-1, then links
-  std::vector<std::vector<TransferId>> users_;       // per resource: its active flows
+  // Per resource: its active flows. Two inline (a port of a ring gossip carries two):
+  // a million nodes' ports then need no allocation of their own.
+  std::vector<boost::container::small_vector<TransferId, 2>> users_;
   std::unordered_map<std::uint64_t, int> link_ids_;  // links slower than their ports
   std::vector<Due> due_;          // min-heap of planned finishes (stale entries skipped)
   std::vector<Due> expired_;      // scratch for wake()

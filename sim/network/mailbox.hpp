@@ -38,6 +38,7 @@ class Mailbox {
 
   /// Registers a receive that waits; `out` receives the message.
   void wait(NodeId src, std::uint64_t tag, std::coroutine_handle<> h, Message* out) {
+    if (waiters_.capacity() == 0) waiters_.reserve(kFirstCapacity);
     waiters_.push_back(Waiter{src, tag, h, out});
   }
 
@@ -68,11 +69,14 @@ class Mailbox {
       arrived_.erase(arrived_.begin(), arrived_.begin() + std::ptrdiff_t(head_));
       head_ = 0;
     }
+    if (arrived_.capacity() == 0) arrived_.reserve(kFirstCapacity);
     arrived_.push_back(std::move(m));
     return {};
   }
 
  private:
+  // Room for a ring's two neighbours at the first use: one allocation instead of two.
+  static constexpr std::size_t kFirstCapacity = 2;
   struct Waiter {
     NodeId src;
     std::uint64_t tag;

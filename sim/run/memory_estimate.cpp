@@ -2,6 +2,7 @@
 #include "sim/run/memory_estimate.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,8 @@ constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one bei
 constexpr double kRecorderVectors = 2;     // per model holder: pending and latest deposit
 
 std::string count(double x) {
+  // Whole counts in full ("1000000 nodes", not "1e+06 nodes"); others to 6 digits.
+  if (x == std::floor(x) && std::abs(x) < 1e15) return fmt::format("{:.0f}", x);
   return fmt::format("{:.6g}", x);
 }
 
@@ -63,9 +66,7 @@ double gossip_vectors(const Scenario& s, const topo::GraphSchedule& graph, std::
 double messages_per_round(const Scenario& s, const topo::GraphSchedule* graph,
                           std::int64_t simulated) {
   if (graph) {
-    double arcs = 0;
-    for (int i = 0; i < graph->nodes(); ++i) arcs += double(graph->neighborhood(i, 0).out.size());
-    return arcs;
+    return double(graph->round(0)->out.targets.size());  // round 0's arcs
   }
   if (simulated < 2) return 0;  // a lone process (ring all-reduce's shortcut) sends nothing
   return collective_memory(s.algorithm.collective, double(s.workers)).messages_per_round;
