@@ -417,7 +417,7 @@ TEST_CASE("the Markdown key reference lists every key with its default", "[scena
   CHECK_THAT(md, Catch::Contains("| `network.links[].from` | integer >= 0 | required |"));
   CHECK_THAT(md, Catch::Contains("| `topology.dims` |"));
   CHECK_THAT(md, Catch::Contains("(topology.kind = grid or torus)"));
-  CHECK_THAT(md, Catch::Contains("| `workers` | integer in [1, 1000000] | `4` |"));
+  CHECK_THAT(md, Catch::Contains("| `workers` | integer in [1, 16777216] | `4` |"));
   CHECK_THAT(md, Catch::Contains("the value of network.bandwidth"));
   // A key defined differently by different kinds gets one row per definition, each with
   // the kinds that take it so (fashion-mnist's path has a default, csv's is required).

@@ -144,7 +144,7 @@ expect_refused unknown_kind "topology.kind: unknown kind \"rign\"" rign --worker
 expect_refused key_of_another_kind "topology.dims: unknown key \"dims\" for kind \"ring\"" ring --workers 4 --set dims=[2,2]
 expect_refused bad_weights "topology.weights" ring --workers 4 --set weights=laplacian
 expect_refused bad_set "--set: expected KEY=VALUE, got \"weights\"" ring --workers 4 --set weights
-expect_refused zero_workers "workers: must be in [1, 1000000], got 0" ring --workers 0
+expect_refused zero_workers "workers: must be in [1, 16777216], got 0" ring --workers 0
 expect_refused missing_workers "command line" ring
 
 # dpsgd refuses uniform weights on a star (not doubly stochastic), run writes nothing.
