@@ -4,6 +4,7 @@ and prints one table (median wall time of the whole `dlsim run` process, events,
 events per second, peak RSS, simulated time, target).
 
     /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
+    /usr/bin/python3 bench/e2e.py --cases e1,e2,f     # issue 18: 1M and 2M workers, small model
     make bench-e2e
 
 Wall and CPU seconds come from /usr/bin/time -v (elapsed, user + system) and peak RSS
@@ -35,6 +36,13 @@ CASES = {
     "c": ("(c) torus 4096 logistic, 10 rounds", "torus4096-logistic.json", [], None, 4e9),
     "d": ("(d) ring all-reduce 65536 ResNet-50 (fast path)", "ring-allreduce65536-resnet50.json", [], 10.0,
           None),
+    # Issue 18's cases (not in the default set: e1 and e2 take a minute and 3-6 GB each).
+    "e1": ("(e1) D-PSGD ring 1M workers, 10 rounds",
+           os.path.join(ROOT, "bench", "scenarios", "gossip-ring-1m-profile.json"), [], 15.0, 4e9),
+    "e2": ("(e2) D-PSGD ring 2M workers, 10 rounds",
+           os.path.join(ROOT, "bench", "scenarios", "gossip-ring-2m-profile.json"), [], None, None),
+    "f": ("(f) CHOCO ring 9, logistic d=784, batch 1, 3 epochs",
+          "choco-ring9-fmnist-logistic-batch1.json", [], 0.7, None),
 }
 
 
