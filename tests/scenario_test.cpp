@@ -386,7 +386,7 @@ TEST_CASE("the JSON Schema describes every section", "[scenario][schema]") {
   CHECK(schema["properties"].size() == 14);
   CHECK(schema["properties"]["workers"]["minimum"].is_number_integer());
   CHECK(schema["properties"]["workers"]["minimum"] == 1);
-  CHECK(schema["properties"]["workers"]["maximum"] == 1000000);
+  CHECK(schema["properties"]["workers"]["maximum"] == 16777216);
   CHECK(schema["properties"]["network"]["properties"]["sharing"]["enum"] ==
         json::array({"fair", "fifo"}));
   CHECK(schema["properties"]["stop"]["minProperties"] == 1);
