@@ -42,6 +42,10 @@ void NeighbourExchange::own() {
   own_out_.assign(out_.begin(), out_.end());
   own_in_.assign(in_.begin(), in_.end());
   own_weights_.assign(in_weights_.begin(), in_weights_.end());
+  view_own();
+}
+
+void NeighbourExchange::view_own() {
   out_ = own_out_;
   in_ = own_in_;
   in_weights_ = own_weights_;
@@ -67,9 +71,7 @@ double NeighbourExchange::drop(NodeId dead) {
   if (rule_ == FailureRule::column) weight = push_share(graph_, dead, int(me_.id()), round_);
   self_weight_ += weight;
   own_out_.erase(std::remove(own_out_.begin(), own_out_.end(), dead), own_out_.end());
-  out_ = own_out_;
-  in_ = own_in_;
-  in_weights_ = own_weights_;
+  view_own();  // the sizes changed
   return weight;
 }
 

@@ -89,6 +89,8 @@ class NeighbourExchange {
 
   // Makes out_, in_ and in_weights_ this worker's own copies (before a drop changes them).
   void own();
+  // Points out_, in_ and in_weights_ at the own_* copies.
+  void view_own();
 
   Node& me_;
   const topo::GraphSchedule& graph_;
@@ -105,7 +107,7 @@ class NeighbourExchange {
   std::span<const double> in_weights_;
   std::vector<NodeId> own_out_, own_in_;
   std::vector<double> own_weights_;
-  bool owned_ = false;  // out_, in_, in_weights_ view the own_* copies
+  bool owned_ = false;          // out_, in_, in_weights_ view the own_* copies
   std::vector<NodeId> failed_;  // in the order found
   std::vector<Arrival> arrivals_;
 };
