@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build build-dlsim test test-fast sanitize tsan fuzz demo bench bench-e2e docs format clean
+.PHONY: all setup configure build build-dlsim test test-fast sanitize tsan fuzz demo bench bench-e2e bench-simgrid docs format clean
 
 all: build
 
@@ -116,6 +116,12 @@ bench: build
 BENCH_RUNS ?= 3
 bench-e2e: build
 	$(PYTHON) bench/e2e.py --dlsim $(BUILD_DIR)/bin/dlsim --runs $(BENCH_RUNS)
+
+# dlsim against SimGrid 3.32 on the 1024-node ring gossip (median of 5 runs each, one
+# table); needs libsimgrid-dev, without which simgrid_gossip_ring1024 is not built.
+bench-simgrid: build
+	$(PYTHON) bench/simgrid_side_by_side.py --dlsim $(BUILD_DIR)/bin/dlsim \
+	  --simgrid-bin $(BUILD_DIR)/bin/simgrid_gossip_ring1024
 
 # The scenario key reference, generated from the validator's table.
 docs: build

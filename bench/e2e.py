@@ -11,7 +11,10 @@ Wall and CPU seconds come from /usr/bin/time -v (elapsed, user + system) and pea
 from its "Maximum resident set size"; events and simulated time from summary.json.
 Case (b) runs CHOCO-SGD with --threads 1 and --threads 2 and checks that metrics.csv is
 identical apart from wall_s; without a --threads option it runs the single-thread case
-only and says so. On a machine shared with other work, compare the CPU column too.
+only and says so. Case (f) also runs bench/choco_numpy.py, the same CHOCO-SGD run written
+in vectorized numpy (its BLAS limited to one thread), as many times, timed the same way,
+and prints numpy wall / dlsim wall (how many times faster dlsim is). On a machine shared
+with other work, compare the CPU column too.
 """
 import argparse
 import json
@@ -25,6 +28,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = os.path.join(ROOT, "scenarios", "bench")
+CHOCO_NUMPY = os.path.join(ROOT, "bench", "choco_numpy.py")  # case (f)'s numpy reference
 
 # case id -> (label, scenario file, extra flags, target wall seconds, target peak RSS bytes)
 CASES = {
@@ -41,7 +45,7 @@ CASES = {
            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-1m-profile.json"), [], 15.0, 4e9),
     "e2": ("(e2) D-PSGD ring 2M workers, 10 rounds",
            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-2m-profile.json"), [], None, None),
-    "f": ("(f) CHOCO ring 9, logistic d=784, batch 1, 3 epochs",
+    "f": ("(f) CHOCO ring 9, logistic d=785, batch 1, 3 epochs",
           "choco-ring9-fmnist-logistic-batch1.json", [], 0.7, None),
 }
 
@@ -51,8 +55,9 @@ def supports_threads(dlsim):
     return "--threads" in out.stdout + out.stderr
 
 
-def run_once(dlsim, scenario, flags, out_dir):
-    cmd = ["/usr/bin/time", "-v", dlsim, "run", scenario, "--out", out_dir, "--quiet"] + flags
+def timed(cmd):
+    """Runs cmd under /usr/bin/time -v: its stdout, wall and CPU seconds, peak RSS bytes."""
+    cmd = ["/usr/bin/time", "-v"] + cmd
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"e2e: {' '.join(cmd)} failed:\n{proc.stderr}")
@@ -67,11 +72,24 @@ def run_once(dlsim, scenario, flags, out_dir):
         seconds = seconds * 60 + float(part)
     cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
     rss = int(field("Maximum resident set size (kbytes)")) * 1024
+    return proc.stdout, seconds, cpu, rss
+
+
+def run_once(dlsim, scenario, flags, out_dir):
+    _, seconds, cpu, rss = timed([dlsim, "run", scenario, "--out", out_dir, "--quiet"] + flags)
     with open(os.path.join(out_dir, "summary.json")) as f:
         totals = json.load(f)["totals"]
     with open(os.path.join(out_dir, "metrics.csv")) as f:
         metrics = [line.rsplit(",", 1)[0] for line in f.read().splitlines()]
     return {"wall": seconds, "cpu": cpu, "rss": rss, "totals": totals, "metrics": metrics}
+
+
+def run_numpy():
+    """One run of bench/choco_numpy.py; "run" is its own time without numpy's import and the
+    data loading (its last line: wall_s=... load_s=... run_s=... metrics_s=...)."""
+    out, seconds, cpu, rss = timed(["/usr/bin/python3", CHOCO_NUMPY])
+    parts = dict(item.split("=") for item in out.splitlines()[-1].split())
+    return {"wall": seconds, "cpu": cpu, "rss": rss, "run": float(parts["run_s"])}
 
 
 def main():
@@ -112,6 +130,20 @@ def main():
             rows.append([label, f"{wall:.3f}", f"{cpu:.3f}", f"{t['events']:,}",
                          f"{t['events'] / wall:,.0f}", f"{rss / 2**20:,.0f} MiB",
                          f"{t['sim_time_s']:.6g} s", "; ".join(verdict)])
+            if cid == "f":
+                ref = [run_numpy() for _ in range(args.runs)]
+                ref_wall = statistics.median(r["wall"] for r in ref)
+                ref_cpu = statistics.median(r["cpu"] for r in ref)
+                ref_run = statistics.median(r["run"] for r in ref)
+                run = statistics.median(r["totals"]["wall_s"] for r in runs)  # after loading
+                rows.append(["(f) same run in numpy, bench/choco_numpy.py", f"{ref_wall:.3f}",
+                             f"{ref_cpu:.3f}", "-", "-",
+                             f"{max(r['rss'] for r in ref) / 2**20:,.0f} MiB", "-",
+                             f"dlsim {ref_wall / wall:.1f}x faster"])
+                notes.append(f"(f) numpy wall / dlsim wall: {ref_wall / wall:.2f}x (CPU: "
+                             f"{ref_cpu / cpu:.2f}x); without data loading (numpy run_s, dlsim "
+                             f"summary wall_s): {ref_run:.3f} s / {run:.3f} s = "
+                             f"{ref_run / run:.2f}x")
         if "b1" in results and "b2" in results:
             same = results["b1"][0]["metrics"] == results["b2"][0]["metrics"]
             w1 = statistics.median(r["wall"] for r in results["b1"])

@@ -84,8 +84,9 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
   BatchDifference difference(t, id, o.batch_size);
   const models::Objective& f = t.objective;
 
-  models::Vector y = t.initial, z = t.initial, snapshot = t.initial, x, mu, g_snapshot, d, mean,
-                 second, gradient, z_next;
+  const models::Vector& x0 = t.shared_start_for(id);  // empty on another rank's worker
+  models::Vector y = x0, z = x0, snapshot = x0, x, mu, g_snapshot, d, mean, second, gradient,
+                 z_next;
   models::Vector weighted_y = models::Vector::Zero(y.size());
   double weight_sum = 0, weight = 1;
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
@@ -114,7 +115,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
     co_await ep->exchange();
     ep->result(mean);
     if (o.double_sampling) co_await ep->mean(d, {false, AlpcStreams::second}, second);
-    {
+    if (t.local(id)) {  // another rank's worker holds no replica (prox needs one)
       const ScopedWall timer = t.wall.time_math();
       gradient = mu + mean;
       z_next = z - c.alpha * gradient;

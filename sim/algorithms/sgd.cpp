@@ -52,7 +52,7 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
   WorkerMath math(t, id);
   const std::unique_ptr<Endpoint> ep = collective->join(id, math);
   const std::int64_t iterations = t.recorder.iteration_limit();
-  models::Vector x = t.initial, momentum, g, mean;
+  models::Vector x = t.shared_start_for(id), momentum, g, mean;
   auto step = [&](std::int64_t k) {
     ep->result(mean);
     local_step_at(k, iterations, x, momentum, mean, *o.step, t.objective);
@@ -85,7 +85,7 @@ ParameterServer::Reply server_update(Training& t, const SgdOptions& o) {
   struct Model {
     models::Vector x, momentum;
   };
-  auto model = std::make_shared<Model>(Model{t.initial, {}});
+  auto model = std::make_shared<Model>(Model{t.shared_start_for(t.workers()), {}});
   const AlgorithmSpec& a = *o.step;
   return [&t, &a, model](std::uint64_t round, models::Vector& mean) -> const models::Vector& {
     const auto k = std::int64_t(round);

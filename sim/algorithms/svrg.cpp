@@ -60,7 +60,8 @@ Task<void> worker(Training& t, std::shared_ptr<Collective> collective, int id,
   const std::unique_ptr<Endpoint> ep = collective->join(id, math);
   BatchDifference difference(t, id, o.batch_size);
 
-  models::Vector x = t.initial, snapshot, mu, momentum, g_snapshot, d, message, mean, step;
+  models::Vector x = t.shared_start_for(id), snapshot, mu, momentum, g_snapshot, d, message, mean,
+                 step;
   models::Vector iterate_sum = models::Vector::Zero(x.size());
   for (std::int64_t k = 0; k < t.recorder.iteration_limit(); ++k) {
     if (k % T == 0) {  // new epoch: snapshot and its full gradient

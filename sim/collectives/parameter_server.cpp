@@ -26,7 +26,7 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   }
 
   void result(models::Vector& out) override {
-    if (!t_.objective.has_math()) {
+    if (!t_.objective.has_math() || !t_.local(id_)) {
       out.resize(0);
     } else if (downlink_decoder_) {
       const ScopedWall timer = t_.wall.time_compress();
@@ -48,6 +48,25 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   Message reply_;
   std::uint64_t round_ = 0;
 };
+
+namespace {
+
+// The server's reply with the downlink compressor. Across ranks rank 0 encodes and the
+// others receive its bytes (rank_jobs.hpp).
+Payload encode_downlink(Training& t, NodeId server, models::Compressor& downlink, Rng& rng,
+                        PayloadPool& pool, const models::Vector& reply) {
+  auto encode = [&]() -> Payload {
+    const ScopedWall timer = t.wall.time_compress();
+    const auto d = t.objective.parameters();
+    if (!t.objective.has_math()) return sized_payload(pool, downlink.bits_for(d), d);
+    auto e = pool.acquire();
+    downlink.encode_into(reply, rng, *e);
+    return e;
+  };
+  return t.ranks ? t.ranks->route(server, encode) : encode();
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------- the collective
 ParameterServer::ParameterServer(Training& training, Options options)
@@ -81,7 +100,6 @@ Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
   if (self->options_.downlink)
     downlink = make_compressor(*self->options_.downlink, t.objective.tensor_sizes());
   const auto d = t.objective.parameters();
-  const bool has_math = t.objective.has_math();
   PayloadPool downlink_pool;  // recycled broadcast buffers (payload_pool.hpp)
   models::Vector sum, received;
   for (std::uint64_t round = 0;; ++round) {
@@ -100,14 +118,7 @@ Task<void> ParameterServer::serve(std::shared_ptr<ParameterServer> self) {
     if (!downlink) {
       out = math.encode_fp32(reply, d);
     } else {
-      const ScopedWall timer = t.wall.time_compress();
-      if (has_math) {
-        auto e = downlink_pool.acquire();
-        downlink->encode_into(reply, downlink_rng, *e);
-        out = std::move(e);
-      } else {
-        out = sized_payload(downlink_pool, downlink->bits_for(d), d);
-      }
+      out = encode_downlink(t, id, *downlink, downlink_rng, downlink_pool, reply);
     }
     co_await me.broadcast(workers, round, std::move(out));
   }

@@ -29,6 +29,7 @@ class RingEnd final : public Endpoint {
         id_(id),
         math_(math),
         round_alone_(round_alone),
+        math_here_(t.objective.has_math() && t.local(id)),
         chunks_{t.objective.parameters(), t.workers()},
         // one buffer per chunk (lengths differ by up to one, and a resized Eigen vector
         // reallocates), kept between rounds: a round allocates nothing per message
@@ -42,7 +43,7 @@ class RingEnd final : public Endpoint {
   Task<void> exchange() override {
     const int n = chunks_.n;
     const NodeId next = (id_ + 1) % n, prev = (id_ + n - 1) % n;
-    const bool has_math = t_.objective.has_math();
+    const bool has_math = math_here_;
     const std::uint64_t steps = 2 * std::uint64_t(n - 1);
     for (int s = 0; s + 1 < n; ++s) {  // reduce-scatter
       const std::uint64_t tag = round_ * steps + std::uint64_t(s);
@@ -74,7 +75,7 @@ class RingEnd final : public Endpoint {
   }
 
   void result(models::Vector& out) override {
-    if (!t_.objective.has_math()) {
+    if (!math_here_) {
       out.resize(0);
       return;
     }
@@ -85,7 +86,7 @@ class RingEnd final : public Endpoint {
   // Chunk c of the running sum, encoded (without math only its length counts).
   Payload payload_of(int c) {
     models::Vector& chunk = chunk_[std::size_t(c)];
-    if (t_.objective.has_math()) chunk = sum_.segment(chunks_.begin(c), chunks_.length(c));
+    if (math_here_) chunk = sum_.segment(chunks_.begin(c), chunks_.length(c));
     return encode_in(math_, chunk, chunks_.length(c), format_);
   }
 
@@ -94,6 +95,7 @@ class RingEnd final : public Endpoint {
   int id_;
   WorkerMath& math_;
   bool round_alone_;
+  bool math_here_;  // a model with math, and this rank owns the worker (rank_jobs.hpp)
   Chunks chunks_;
   RoundFormat format_;
   models::Vector sum_;

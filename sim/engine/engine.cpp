@@ -87,12 +87,20 @@ void Engine::run_jobs() {
   running_.swap(jobs_);  // finish() may register new jobs at this instant
   jobs_.clear();
   const auto t0 = std::chrono::steady_clock::now();
+  std::span<ComputeJob* const> here = running_;
+  if (exchange_) {
+    local_.clear();
+    for (ComputeJob* job : running_)
+      if (exchange_->local(*job)) local_.push_back(job);
+    here = local_;
+  }
   if (pool_) {
-    pool_->run_all(running_);
+    pool_->run_all(here);
   } else {
-    for (ComputeJob* job : running_) job->run();
+    for (ComputeJob* job : here) job->run();
   }
   jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (exchange_) exchange_->exchange(running_);
   ++job_phases_;
   // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
   // would allocate a merge buffer per phase; this scratch keeps its capacity.

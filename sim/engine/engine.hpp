@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sim/engine/event_queue.hpp"
@@ -24,6 +25,19 @@ class EventHandler {
 
  protected:
   ~EventHandler() = default;
+};
+
+/// A simulation spread over ranks (rank_group.hpp): which jobs this rank runs, and how
+/// the other ranks' jobs learn their results (sim/runtime/rank_jobs.hpp implements it).
+class JobExchange {
+ public:
+  virtual bool local(const ComputeJob& job) const = 0;
+  /// After this rank's jobs of a phase have run: ships their results and hands every
+  /// other job its own. `jobs` (the whole phase) is in the same order on every rank.
+  virtual void exchange(std::span<ComputeJob* const> jobs) = 0;
+
+ protected:
+  ~JobExchange() = default;
 };
 
 class Engine final : private ProcessObserver {
@@ -48,6 +62,9 @@ class Engine final : private ProcessObserver {
   /// Threads for the jobs (>= 1; default 1: inline, one after another).
   void set_threads(int threads);
   int threads() const { return pool_ ? pool_->threads() : 1; }
+  /// Across ranks: each phase runs only the jobs `exchange` calls local, then lets it
+  /// exchange results before any finish(). Null (the default): every job runs here.
+  void set_job_exchange(JobExchange* exchange) { exchange_ = exchange; }
   /// The pool (null with one thread), for other work between events (metrics).
   JobPool* pool() const { return pool_.get(); }
   /// Wall seconds spent running jobs (the parallel phases), and how many phases.
@@ -96,6 +113,8 @@ class Engine final : private ProcessObserver {
   const std::atomic<int>* stop_request_ = nullptr;
   std::vector<ComputeJob*> jobs_;  // registered at the current instant
   std::vector<ComputeJob*> running_;
+  std::vector<ComputeJob*> local_;  // running_'s jobs of this rank (with exchange_)
+  JobExchange* exchange_ = nullptr;
   struct JobRank {
     int order;
     std::uint32_t index;  // in running_

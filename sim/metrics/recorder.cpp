@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+
+#include "sim/engine/byte_codec.hpp"
 
 namespace dlsim::sim {
 
@@ -109,7 +112,7 @@ void Recorder::retire(int holder, std::int64_t last) {
   }
 }
 
-void Recorder::start(const std::vector<models::Vector>& initial) {
+void Recorder::start(std::vector<models::Vector> initial) {
   emit(stamp(0), initial);
 }
 
@@ -139,12 +142,17 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
   }
 }
 
-void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) {
+void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   const std::int64_t k = at.iteration;
   const auto t0 = Clock::now();
-  const Evaluation e = evaluator_.evaluate(models);
+  Evaluation e;
   std::vector<WorkerMetrics> each;
-  if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
+  if (ranks_) {
+    evaluate_across_ranks(models, e, each);
+  } else {
+    e = evaluator_.evaluate(models);
+    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
+  }
   wall_metrics_s_ += seconds_since(t0);
 
   MetricsRow row;
@@ -169,6 +177,76 @@ void Recorder::emit(const Stamp& at, const std::vector<models::Vector>& models) 
   latest_.reset();
   if (plan_.stop.target_loss && e.train_loss && *e.train_loss <= *plan_.stop.target_loss)
     engine_.stop();
+}
+
+namespace {
+void put(ByteWriter& w, const std::optional<double>& v) {
+  w.put(v.has_value());
+  w.put(v.value_or(0.0));
+}
+std::optional<double> get_optional(ByteReader& r) {
+  const bool present = r.get<bool>();
+  const double v = r.get<double>();
+  return present ? std::optional<double>(v) : std::nullopt;
+}
+}  // namespace
+
+void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models, Evaluation& e,
+                                     std::vector<WorkerMetrics>& each) {
+  std::vector<std::byte> bytes;
+  ByteWriter w(bytes);
+  const int me = placement_.rank();
+  if (me != 0)
+    for (std::size_t h = 0; h < models.size(); ++h)
+      if (placement_.owner(std::int64_t(h)) == me) {
+        w.put(std::uint64_t(h));
+        w.put_bytes(std::as_bytes(std::span<const double>(models[h].data(), models[h].size())));
+        models[h] = models::Vector();  // sent: one copy at a time here
+      }
+  {
+    const Gathered gathered = ranks_->gather(bytes);
+    bytes = std::vector<std::byte>();
+    for (int r = 1; me == 0 && r < ranks_->size(); ++r) {
+      ByteReader in(gathered.of(r));
+      while (!in.done()) {
+        const auto h = std::size_t(in.get<std::uint64_t>());
+        const auto values = in.get_bytes();
+        models[h].resize(models::Index(values.size() / sizeof(double)));
+        std::memcpy(models[h].data(), values.data(), values.size());
+      }
+    }
+  }
+  if (me == 0) {
+    e = evaluator_.evaluate(models);
+    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
+    put(w, e.train_loss);
+    put(w, e.test_loss);
+    put(w, e.test_accuracy);
+    put(w, e.consensus_distance);
+    w.put(std::uint64_t(each.size()));
+    for (const WorkerMetrics& m : each) {
+      w.put(m.worker);
+      put(w, m.train_loss);
+      put(w, m.test_loss);
+      put(w, m.test_accuracy);
+      put(w, m.consensus_distance);
+    }
+  }
+  ranks_->broadcast(bytes, 0);
+  if (me == 0) return;
+  ByteReader in(bytes);
+  e.train_loss = get_optional(in);
+  e.test_loss = get_optional(in);
+  e.test_accuracy = get_optional(in);
+  e.consensus_distance = get_optional(in);
+  each.resize(std::size_t(in.get<std::uint64_t>()));
+  for (WorkerMetrics& m : each) {
+    m.worker = in.get<int>();
+    m.train_loss = get_optional(in);
+    m.test_loss = get_optional(in);
+    m.test_accuracy = get_optional(in);
+    m.consensus_distance = get_optional(in);
+  }
 }
 
 void Recorder::finish() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/engine/rank_group.hpp"
 #include "sim/metrics/evaluator.hpp"
 #include "sim/metrics/observer.hpp"
 #include "sim/network/network.hpp"
@@ -42,6 +43,14 @@ class Recorder {
   Recorder(Engine& engine, const Network& network, const Evaluator& evaluator, RecorderPlan plan,
            std::vector<MetricsObserver*> observers, Clock::time_point start);
 
+  /// Across ranks (sim/engine/rank_group.hpp): holder h's model is real only on the rank
+  /// that owns worker h. Each row gathers the models on rank 0, which alone evaluates
+  /// and tells its observers; every rank gets the evaluation, so all stop alike.
+  void set_ranks(RankGroup* ranks, WorkerPlacement placement) {
+    ranks_ = ranks;
+    placement_ = placement;
+  }
+
   /// Iterations the algorithms run (INT64_MAX when no stop criterion bounds them).
   std::int64_t iteration_limit() const;
   /// Whether holders must deposit their model for iteration k.
@@ -52,7 +61,7 @@ class Recorder {
   /// iterations complete without it and their rows average over the other holders.
   void retire(int holder, std::int64_t last);
   /// Writes the row of iteration 0.
-  void start(const std::vector<models::Vector>& initial);
+  void start(std::vector<models::Vector> initial);
   /// Writes the row of the last complete iteration if it has none yet.
   void finish();
 
@@ -79,7 +88,12 @@ class Recorder {
     NetworkCounters counters;
   };
   Stamp stamp(std::int64_t k) const { return {k, engine_.now(), network_.counters()}; }
-  void emit(const Stamp& at, const std::vector<models::Vector>& models);
+  // Across ranks, rank 0 fills in the other ranks' holders' models (empty here).
+  void emit(const Stamp& at, std::vector<models::Vector>& models);
+  // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the
+  // results shared with every rank.
+  void evaluate_across_ranks(std::vector<models::Vector>& models, Evaluation& e,
+                             std::vector<WorkerMetrics>& each);
   double fraction_done(std::int64_t k) const;
 
   Engine& engine_;
@@ -100,6 +114,8 @@ class Recorder {
   std::optional<MetricsRow> last_row_;
   double wall_metrics_s_ = 0;
   Clock::time_point last_progress_{};
+  RankGroup* ranks_ = nullptr;
+  WorkerPlacement placement_{1, 1, 0};
 };
 
 }  // namespace dlsim::sim

@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 
 #include "sim/algorithms/algorithms.hpp"
+#include "sim/engine/byte_codec.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/csv_writer.hpp"
 #include "sim/metrics/output_lock.hpp"
@@ -91,25 +93,97 @@ void remove_saved_worker_models(const std::filesystem::path& out_dir) {
   if (std::filesystem::is_empty(workers, ec)) std::filesystem::remove(workers, ec);
 }
 
+// Runs `setup` (which may throw only on rank 0) and then, on every rank, throws what
+// rank 0 threw: the other ranks must not go on into a simulation rank 0 has left.
+template <class Setup>
+void agree_with_rank0(RankGroup& ranks, Setup&& setup) {
+  std::vector<std::byte> bytes;
+  ByteWriter w(bytes);
+  std::optional<InputError> failed;
+  try {
+    setup();
+  } catch (const InputError& e) {
+    failed = e;
+  }
+  if (ranks.rank() == 0) {
+    w.put(failed.has_value());
+    if (failed) {
+      w.put_string(failed->where());
+      w.put_string(failed->problem());
+    }
+  }
+  ranks.broadcast(bytes, 0);
+  ByteReader r(bytes);
+  if (!r.get<bool>()) return;
+  std::string where = r.get_string();
+  throw InputError(std::move(where), r.get_string());
+}
+
+// summary.json totals.per_rank: each rank's peak RSS and the wall seconds its compute
+// phases took (the math it ran), on rank 0 (one entry in a single process).
+nlohmann::json per_rank_totals(RankGroup* ranks, std::uint64_t peak_rss_bytes, double busy_s) {
+  auto entry = [](int rank, std::uint64_t rss, double busy) {
+    return nlohmann::json{{"rank", rank}, {"peak_rss_bytes", rss}, {"busy_wall_s", busy}};
+  };
+  if (!ranks) return nlohmann::json::array({entry(0, peak_rss_bytes, busy_s)});
+  std::vector<std::byte> bytes;
+  ByteWriter w(bytes);
+  w.put(peak_rss_bytes);
+  w.put(busy_s);
+  const Gathered all = ranks->gather(bytes);
+  nlohmann::json list = nlohmann::json::array();
+  if (ranks->rank() != 0) return list;
+  for (int r = 0; r < ranks->size(); ++r) {
+    ByteReader in(all.of(r));
+    const auto rss = in.get<std::uint64_t>();
+    list.push_back(entry(r, rss, in.get<double>()));
+  }
+  return list;
+}
+
 }  // namespace
+
+void check_runs_across_ranks(const Scenario& s) {
+  // A failed node's neighbours forget it from their copies of its model, which exist
+  // only on the ranks that own them.
+  if (!s.network.fail.empty())
+    throw InputError("network.faults.fail",
+                     "node failures do not run across MPI ranks yet; "
+                     "run this scenario in one process");
+}
 
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   RunProvenance provenance{options.argv, std::chrono::system_clock::now(), {}, options.threads};
   const Scenario& s = p.scenario;
 
+  // Across ranks only rank 0 writes, and the others learn whether it could start.
+  RankGroup* const ranks = options.ranks;
+  const bool writer = !ranks || ranks->rank() == 0;
+  if (ranks) check_runs_across_ranks(s);
+
   // Creates the folder; a second writer into it is refused (exit 2) before anything is
   // written. Held until run() returns.
-  const OutputLock lock(options.out_dir, options.out_where);
-  for (const char* stale :
-       {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial",
-        "workers.csv", "workers.csv.partial", "model.npy"})
-    std::filesystem::remove(options.out_dir / stale);
-  remove_saved_worker_models(options.out_dir);
+  std::optional<OutputLock> lock;
+  if (ranks) {
+    agree_with_rank0(*ranks, [&] {
+      if (writer) lock.emplace(options.out_dir, options.out_where);
+    });
+  } else {
+    lock.emplace(options.out_dir, options.out_where);
+  }
+  if (writer) {
+    for (const char* stale :
+         {"metrics.csv", "metrics.csv.partial", "summary.json", "trace.json", "trace.json.partial",
+          "workers.csv", "workers.csv.partial", "model.npy"})
+      std::filesystem::remove(options.out_dir / stale);
+    remove_saved_worker_models(options.out_dir);
+  }
 
   Engine engine;
   engine.set_threads(options.threads);
-  engine.set_stop_request(&interrupt_request());
+  // A signal stops one process at its own moment: across ranks mpirun ends them all.
+  if (!ranks) engine.set_stop_request(&interrupt_request());
   Network network(engine, network_config(s));
   std::unique_ptr<ChromeTraceWriter> trace;
   if (options.trace) {
@@ -127,18 +201,23 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   Evaluator evaluator(*p.objective, loss_set, test, s.decentralized());
   evaluator.set_pool(engine.pool());
 
-  CsvWriter csv(options.out_dir);
+  std::unique_ptr<CsvWriter> csv;
   ProgressLine progress(stderr);
   InterruptWatcher interrupt_watcher(engine);
-  std::vector<MetricsObserver*> observers{&csv, &interrupt_watcher};
-  if (options.progress) observers.push_back(&progress);
+  std::vector<MetricsObserver*> observers;
+  if (writer) {
+    csv = std::make_unique<CsvWriter>(options.out_dir);
+    observers.push_back(csv.get());
+  }
+  if (!ranks) observers.push_back(&interrupt_watcher);
+  if (options.progress && writer) observers.push_back(&progress);
   std::unique_ptr<WorkersCsvWriter> workers_csv;  // metrics.per_worker
-  if (s.metrics.per_worker) {
+  if (s.metrics.per_worker && writer) {
     workers_csv = std::make_unique<WorkersCsvWriter>(options.out_dir);
     observers.push_back(workers_csv.get());
   }
   std::unique_ptr<ModelSaver> model_saver;  // output.save_model
-  if (s.save_model) {
+  if (s.save_model && writer) {
     model_saver = std::make_unique<ModelSaver>(options.out_dir, s.metrics.per_worker);
     observers.push_back(model_saver.get());
   }
@@ -147,12 +226,20 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
                     p.train_samples,  s.metrics,        s.stop};
   observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
+  std::unique_ptr<RankJobs> rank_jobs;  // across ranks: whose math runs here
+  if (ranks) {
+    const WorkerPlacement placement(s.workers, ranks->size(), ranks->rank());
+    recorder.set_ranks(ranks, placement);
+    rank_jobs = std::make_unique<RankJobs>(*ranks, placement, node_count(s));
+    engine.set_job_exchange(rank_jobs.get());
+  }
   WallAccount wall;
   wall.sample_every = options.wall_sample_every;
 
   auto init_rng = make_rng(s.seed, "init");
   Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),
                     {}, recorder,     wall};
+  training.ranks = rank_jobs.get();
   for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
   std::unique_ptr<NodeFailures> failures;  // network.faults.fail (node_failures.hpp)
   if (!s.network.fail.empty()) {
@@ -198,10 +285,14 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   totals.memory = p.memory;
 
   nlohmann::json summary = make_summary(s, recorder.last_row(), totals);
+  summary["totals"]["ranks"] = ranks ? ranks->size() : 1;
+  summary["totals"]["per_rank"] =
+      per_rank_totals(ranks, totals.peak_rss_bytes, engine.jobs_wall_s());
   if (failures) summary["failures"] = failures->summary();
   provenance.threads = totals.threads;
   provenance.finished = std::chrono::system_clock::now();
   summary["run"] = provenance_json(provenance);
+  if (!writer) return summary;
   write_file_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n");
   for (auto* o : observers) o->on_finish(summary);
   return summary;

@@ -15,6 +15,7 @@
 #include "models/data/dataset.hpp"
 #include "models/data/partition.hpp"
 #include "models/objectives/objective.hpp"
+#include "sim/engine/rank_group.hpp"
 #include "sim/metrics/observer.hpp"
 #include "sim/run/memory_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -61,7 +62,14 @@ struct RunOptions {
   std::vector<std::string> argv;  // the command line, for summary.json "run"
   /// Also told of every row (and its models), after the run's own writers; not owned.
   std::vector<MetricsObserver*> observers;
+  /// One simulation across ranks (`mpirun -np K dlsim run`; sim/engine/rank_group.hpp):
+  /// every rank calls run() with the same scenario; the workers' math is split among them
+  /// and only rank 0 writes. Null: this process alone. Not owned.
+  RankGroup* ranks = nullptr;
 };
+
+/// Throws an InputError naming the key when `s` cannot run across ranks (yet).
+void check_runs_across_ranks(const Scenario& s);
 
 /// Simulates and writes the results; returns the content of summary.json.
 nlohmann::json run(PreparedRun& prepared, const RunOptions& options);

@@ -45,11 +45,40 @@ inline thread_local std::uint64_t jobs_on_this_thread = 0;
 template <class F>
 concept ComputeMath = std::is_invocable_r_v<models::ComputeCost, F&>;
 
+/// What every node's compute job has, whatever its math: the node, and the cost (or
+/// error) its math returned. Across ranks (rank_jobs.hpp) the rank that owns the node
+/// runs the math and the others take its result with set_result() and then replay().
+class NodeJob : public ComputeJob {
+ public:
+  NodeId node() const { return id_; }
+  const models::ComputeCost& cost() const { return cost_; }
+  std::exception_ptr error() const { return error_; }
+  int order() const override { return int(id_); }
+
+  /// The owner's result, in place of run().
+  void set_result(const models::ComputeCost& cost, std::exception_ptr error) {
+    cost_ = cost;
+    error_ = std::move(error);
+  }
+  /// Runs the math of a node this rank does not own, for its effects on the node's
+  /// engine-side state (its WorkerMath hands out the owner's messages and computes
+  /// nothing), keeping the owner's cost; nothing after an error.
+  virtual void replay() = 0;
+
+ protected:
+  explicit NodeJob(NodeId id) : id_(id) {}
+  ~NodeJob() = default;
+
+  NodeId id_;
+  models::ComputeCost cost_{};
+  std::exception_ptr error_;
+};
+
 template <class F>
-class ComputeAwaiter final : public ComputeJob {
+class ComputeAwaiter final : public NodeJob {
  public:
   ComputeAwaiter(Engine& engine, ComputeModel& model, ActivityObserver* observer, NodeId id, F fn)
-      : engine_(&engine), model_(&model), observer_(observer), id_(id), fn_(std::move(fn)) {}
+      : NodeJob(id), engine_(&engine), model_(&model), observer_(observer), fn_(std::move(fn)) {}
 
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
@@ -92,18 +121,22 @@ class ComputeAwaiter final : public ComputeJob {
     engine_->schedule_resume(engine_->now() + duration, handle_);
   }
 
-  int order() const override { return int(id_); }
+  void replay() override {
+    if (error_) return;
+    try {
+      (void)fn_();
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
   Engine* engine_;
   ComputeModel* model_;
   ActivityObserver* observer_;
-  NodeId id_;
   F fn_;
   std::coroutine_handle<> handle_;
-  models::ComputeCost cost_{};
-  std::exception_ptr error_;
   double job_s_ = 0;
   double compress_s_ = 0;
 };

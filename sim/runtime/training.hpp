@@ -13,6 +13,7 @@
 #include "sim/engine/engine.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/runtime/node.hpp"
+#include "sim/runtime/rank_jobs.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace dlsim::sim {
@@ -82,23 +83,41 @@ struct Training {
   Recorder& recorder;
   WallAccount& wall;
   NodeFailures* failures = nullptr;  // network.faults.fail; null: no node fails
+  RankJobs* ranks = nullptr;         // across ranks (rank_jobs.hpp); null: one process
 
   int workers() const { return int(scenario.workers); }
+  /// Whether this rank runs node `id`'s math (always, in one process).
+  bool local(int id) const;
 
   /// Where worker `id` starts: its own vector for objectives with per-worker starts
-  /// (`consensus`), otherwise the shared x0 `initial`. Algorithms start from this.
-  const models::Vector& initial_for(int id) const {
+  /// (`consensus`), otherwise the shared x0 `initial`. Algorithms start from this. A
+  /// node another rank owns starts empty: its math runs there (rank_jobs.hpp).
+  const models::Vector& initial_for(int id) const { return local(id) ? start_of(id) : elsewhere(); }
+  /// The shared x0 `initial` for a node this rank owns (centralized algorithms' replicas
+  /// and servers start from it), empty for another rank's node.
+  const models::Vector& shared_start_for(int id) const { return local(id) ? initial : elsewhere(); }
+  /// The models of `holders` holders before the first iteration (the metrics row of
+  /// iteration 0), on every rank: holder i starts where worker i does.
+  std::vector<models::Vector> initial_models(int holders) const {
+    std::vector<models::Vector> models;
+    for (int i = 0; i < holders; ++i) models.push_back(start_of(i));
+    return models;
+  }
+
+ private:
+  static const models::Vector& elsewhere() {  // another rank's node: no state here
+    static const models::Vector empty;
+    return empty;
+  }
+  const models::Vector& start_of(int id) const {
     const auto starts = objective.worker_starts();
     return starts.empty() ? initial : starts[std::size_t(id)];
   }
-  /// The models of `holders` holders before the first iteration (the metrics row of
-  /// iteration 0): holder i starts at initial_for(i).
-  std::vector<models::Vector> initial_models(int holders) const {
-    std::vector<models::Vector> models;
-    for (int i = 0; i < holders; ++i) models.push_back(initial_for(i));
-    return models;
-  }
 };
+
+inline bool Training::local(int id) const {
+  return ranks == nullptr || ranks->placement().local(id);
+}
 
 /// Builds the compressor chain of a compressor read at load (`algorithm.compressor`,
 /// `algorithm.downlink_compressor`) for a model with these tensor sizes

@@ -20,7 +20,8 @@ WorkerMath::WorkerMath(Training& training, int id)
       id_(id),
       decoder_(make_compressor(training.scenario.algorithm.compressor,
                                training.objective.tensor_sizes())) {
-  if (training.objective.has_math() && training.train && id < training.workers())
+  if (training.objective.has_math() && training.train && id < training.workers() &&
+      training.local(id))
     sampler_ = std::make_unique<models::BatchSampler>(
         training.shards[id], training.scenario.algorithm.batch_size,
         make_rng(training.scenario.seed, "batches", std::uint64_t(id)));
@@ -41,6 +42,8 @@ models::Compressor& WorkerMath::stream_compressor(int stream) {
 
 models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector& g) {
   const auto batch = t_.scenario.algorithm.batch_size;
+  // Another rank's node: its owner computes (and charges) the gradient.
+  if (!t_.local(id_)) return {};
   if (!sampler_) {
     // No data (consensus): the objective's gradient ignores rows and data.
     if (t_.objective.has_math()) t_.objective.gradient(x, models::Dataset{}, {}, g);
@@ -53,6 +56,11 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
 }
 
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
+  if (!t_.ranks) return encode_here(v, dimension, stream);
+  return t_.ranks->route(NodeId(id_), [&] { return encode_here(v, dimension, stream); });
+}
+
+Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension, int stream) {
   const ScopedWall timer = t_.wall.time_compress();
   PayloadPool& pool = pools_[stream];
   // No values: only the size, which the stateless decoder's chain gives as well; no
@@ -67,7 +75,7 @@ Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
   const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.objective.has_math()) {
+  if (!t_.objective.has_math() || !t_.local(id_)) {
     out.resize(0);
     return;
   }
@@ -75,6 +83,11 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
 }
 
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
+  if (!t_.ranks) return encode_fp32_here(v, dimension);
+  return t_.ranks->route(NodeId(id_), [&] { return encode_fp32_here(v, dimension); });
+}
+
+Payload WorkerMath::encode_fp32_here(const models::Vector& v, models::Index dimension) {
   const ScopedWall timer = t_.wall.time_compress();
   if (!t_.objective.has_math())
     return sized_payload(fp32_pool_, fp32_.bits_for(dimension), dimension);
@@ -87,7 +100,7 @@ Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
   const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.objective.has_math()) {
+  if (!t_.objective.has_math() || !t_.local(id_)) {
     out.resize(0);
     return;
   }

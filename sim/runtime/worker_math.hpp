@@ -11,6 +11,10 @@
 // Each stream (and the fp32 stream) also keeps a pool of payload buffers
 // (sim/network/payload_pool.hpp): encode() re-encodes into a buffer that no transfer,
 // mailbox or receiver holds any more, so steady state allocates nothing per message.
+// Across ranks (rank_jobs.hpp) only the node's owner computes: elsewhere gradient() charges
+// nothing (the owner's cost is used), decode() leaves `out` empty, and encode() returns
+// the owner's message (RankJobs::route: shipped with the job's result, or broadcast when
+// encoded on the engine thread).
 // A WorkerMath belongs to one node and runs on one thread at a time (its compute job or
 // the engine thread), which is what the pools require.
 #pragma once
@@ -54,6 +58,8 @@ class WorkerMath {
 
  private:
   models::Compressor& stream_compressor(int stream);
+  Payload encode_here(const models::Vector& v, models::Index dimension, int stream);
+  Payload encode_fp32_here(const models::Vector& v, models::Index dimension);
 
   Training& t_;
   int id_;

@@ -1,9 +1,12 @@
 // A plan (plan.hpp) run in SimGrid 3.32 with s4u actors.
 //
 // Platform: one full zone; every host has a split-duplex NIC link (UP = egress, DOWN =
-// ingress, latency 0); every ordered pair (i, j) has its own link (latency α, bandwidth
-// β), and the route i -> j is NIC_i UP, link (i, j), NIC_j DOWN: the route dlsim gives a
-// message (egress_i, link (i,j), ingress_j).
+// ingress, latency 0); every ordered pair (i, j) that the plan sends over has its own
+// link (latency α, bandwidth β), and the route i -> j is NIC_i UP, link (i, j), NIC_j
+// DOWN: the route dlsim gives a message (egress_i, link (i,j), ingress_j). Pairs that
+// never communicate get no link, route or mailbox: those would carry no flow, and for
+// gossip-ring1024 a full mesh is a million of each (measured: the run took 9.8 s and
+// 1.0 GB with them, 1.7 s and 60 MB without).
 //
 // Model: --cfg=network/model:CM02 with network/TCP-gamma:0 (no window bound: a zero
 // bound is no bound in SimGrid's lmm), or LV08 with its defaults; network/crosstraffic:0
@@ -29,7 +32,9 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "plan.hpp"
 
@@ -111,18 +116,19 @@ RoundTimes run_simgrid(const Plan& plan, int argc, char** argv) {
     nics.push_back(zone->create_split_duplex_link("nic" + std::to_string(i), plan.egress[i]));
     nics.back()->set_latency(0)->seal();
   }
-  for (int i = 0; i < plan.nodes; ++i) {
-    for (int j = 0; j < plan.nodes; ++j) {
-      if (i == j) continue;
-      sg4::Link* link = zone->create_link("link" + std::to_string(i) + "-" + std::to_string(j),
-                                          plan.link_bandwidth);
-      link->set_latency(plan.latency)->seal();
-      zone->add_route(hosts[i]->get_netpoint(), hosts[j]->get_netpoint(), nullptr, nullptr,
-                      {{nics[i], sg4::LinkInRoute::Direction::UP},
-                       sg4::LinkInRoute(link),
-                       {nics[j], sg4::LinkInRoute::Direction::DOWN}},
-                      false);
-    }
+  std::set<std::pair<int, int>> pairs;  // (from, to) of every message of the plan
+  for (int i = 0; i < plan.nodes; ++i)
+    for (const Step& step : plan.steps[i])
+      for (int to : step.send_to) pairs.emplace(i, to);
+  for (const auto& [i, j] : pairs) {
+    sg4::Link* link = zone->create_link("link" + std::to_string(i) + "-" + std::to_string(j),
+                                        plan.link_bandwidth);
+    link->set_latency(plan.latency)->seal();
+    zone->add_route(hosts[i]->get_netpoint(), hosts[j]->get_netpoint(), nullptr, nullptr,
+                    {{nics[i], sg4::LinkInRoute::Direction::UP},
+                     sg4::LinkInRoute(link),
+                     {nics[j], sg4::LinkInRoute::Direction::DOWN}},
+                    false);
   }
   zone->seal();
 
@@ -132,13 +138,10 @@ RoundTimes run_simgrid(const Plan& plan, int argc, char** argv) {
     actors.push_back(
         sg4::Actor::create("node" + std::to_string(i), hosts[i], NodeActor(plan, i, times)));
   // Permanent receivers before anything runs: every transfer is eager from the start.
-  for (int i = 0; i < plan.nodes; ++i)
-    for (int j = 0; j < plan.nodes; ++j)
-      if (i != j) sg4::Mailbox::by_name(mailbox_name(i, j))->set_receiver(actors[j]);
+  for (const auto& [i, j] : pairs)
+    sg4::Mailbox::by_name(mailbox_name(i, j))->set_receiver(actors[j]);
   engine.run();
-  for (int i = 0; i < plan.nodes; ++i)
-    for (int j = 0; j < plan.nodes; ++j)
-      if (i != j) sg4::Mailbox::by_name(mailbox_name(i, j))->set_receiver(nullptr);
+  for (const auto& [i, j] : pairs) sg4::Mailbox::by_name(mailbox_name(i, j))->set_receiver(nullptr);
   return times;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@
 #include "tools/dlsim/cli_checks.hpp"
 #include "tools/dlsim/error_line.hpp"
 #include "tools/dlsim/memory_limit_option.hpp"
+#include "tools/dlsim/mpi_rank_group.hpp"
+#include "tools/dlsim/mpi_world.hpp"
 #include "tools/dlsim/run_performance.hpp"
 #include "tools/dlsim/signals.hpp"
 #include "tools/dlsim/sweep_command.hpp"
@@ -72,16 +75,47 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
             const std::string& threads, bool profile, const std::string& memory_limit,
             std::vector<std::string> argv) {
   dlsim::tool::install_stop_signal_handlers();
-  const int thread_count = dlsim::tool::parse_threads(threads);
-  const dlsim::sim::PrepareOptions prepare_options{
-      .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
-  auto scenario = load(file, sets);
+  // Under mpirun with K > 1 ranks: one simulation spread over them (runner.hpp).
+  dlsim::tool::MpiWorld world;
+  std::optional<dlsim::tool::MpiRankGroup> ranks;
+  if (world.active() && world.size() > 1) ranks.emplace(world);
+  const bool lead = world.rank() == 0;
+
   dlsim::sim::RunOptions options;
-  options.out_dir = out_given ? out : scenario.output_dir;
-  options.out_where = out_given ? "--out" : "output.dir";
-  dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
-  auto prepared = prepare_or_refuse(std::move(scenario), prepare_options);
-  options.progress = !quiet && isatty(STDERR_FILENO);
+  std::optional<dlsim::sim::PreparedRun> prepared;
+  const int thread_count = dlsim::tool::parse_threads(threads);
+  auto prepare_run = [&] {
+    const dlsim::sim::PrepareOptions prepare_options{
+        .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
+    auto scenario = load(file, sets);
+    options.out_dir = out_given ? out : scenario.output_dir;
+    options.out_where = out_given ? "--out" : "output.dir";
+    dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
+    if (ranks) {
+      if (trace) throw InputError("--trace", "not available under mpirun yet");
+      dlsim::sim::check_runs_across_ranks(scenario);
+    }
+    prepared.emplace(prepare_or_refuse(std::move(scenario), prepare_options));
+  };
+  if (!ranks) {
+    prepare_run();
+  } else {
+    // Every rank reads and checks the input (a file may be missing on one machine only);
+    // the lowest rank that failed says why, once, and every rank exits 2.
+    std::optional<InputError> failed;
+    try {
+      prepare_run();
+    } catch (const InputError& e) {
+      failed = e;
+    }
+    const int first = world.lowest_rank_with(failed.has_value());
+    if (first < world.size()) {
+      if (world.rank() == first) dlsim::tool::print_error(failed->where(), failed->problem());
+      return 2;
+    }
+    options.ranks = &*ranks;
+  }
+  options.progress = !quiet && lead && isatty(STDERR_FILENO);
   options.trace = trace;
   options.trace_limit = trace_limit;
   options.threads = thread_count;
@@ -89,15 +123,27 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.argv = std::move(argv);
   nlohmann::json summary;
   try {
-    summary = dlsim::sim::run(prepared, options);
+    summary = dlsim::sim::run(*prepared, options);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,
                  "dlsim: error: ran out of memory during the run (estimated peak %s); the "
                  "rows written so far are in %s\n",
-                 dlsim::sim::format_bytes(prepared.memory.bytes).c_str(),
+                 dlsim::sim::format_bytes(prepared->memory.bytes).c_str(),
                  options.out_dir.string().c_str());
+    if (ranks) world.abort(1);
     return 1;
+  } catch (const InputError& e) {
+    if (!ranks) throw;
+    // Across ranks every rank meets the same bad input (rank 0's output folder is
+    // agreed on, a job's error reaches every rank): rank 0 says it.
+    if (lead) dlsim::tool::print_error(e.where(), e.problem());
+    return 2;
+  } catch (const std::exception& e) {
+    if (!ranks) throw;
+    dlsim::tool::print_error(e.what());  // this rank alone: end them all
+    world.abort(1);
   }
+  if (!lead) return summary["complete"].get<bool>() ? 0 : dlsim::tool::interrupted_exit_code();
   if (profile) dlsim::tool::print_profile(stderr, summary);
   if (summary.contains("reached_clock_end"))
     std::fprintf(stderr,
@@ -107,7 +153,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   if (!quiet) {
     const auto& f = summary["final"];
     std::string line =
-        fmt::format("{}: {} iterations, {:.6g} s simulated, {} sent", prepared.scenario.name,
+        fmt::format("{}: {} iterations, {:.6g} s simulated, {} sent", prepared->scenario.name,
                     f["iteration"].get<std::int64_t>(), f["time_s"].get<double>(),
                     format_bits(f["bits_total"].get<double>()));
     if (!f["train_loss"].is_null())
@@ -132,7 +178,9 @@ int main(int argc, char** argv) {
   bool quiet = false;
 
   auto* run =
-      app.add_subcommand("run", "Simulate a scenario and write metrics.csv and summary.json");
+      app.add_subcommand("run",
+                         "Simulate a scenario and write metrics.csv and summary.json (under "
+                         "`mpirun -np K`: one simulation spread over the K ranks)");
   run->add_option("scenario", file, "Scenario JSON file")->required();
   run->add_option("--set", sets,
                   "Override a scenario key: KEY=VALUE (KEY a dotted path, VALUE JSON or a string)");

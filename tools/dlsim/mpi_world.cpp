@@ -1,5 +1,7 @@
 #include "tools/dlsim/mpi_world.hpp"
 
+#include <stdlib.h>  // unsetenv
+
 #include <cstdlib>
 
 #ifdef DLSIM_WITH_MPI
@@ -10,13 +12,19 @@ namespace dlsim::tool {
 
 namespace {
 
+constexpr const char* kLauncherVariables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"};
+
 bool launched_by_mpirun() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+  for (const char* var : kLauncherVariables)
     if (std::getenv(var) != nullptr) return true;
   return false;
 }
 
 }  // namespace
+
+void MpiWorld::hide_launcher_from_children() {
+  for (const char* var : kLauncherVariables) ::unsetenv(var);
+}
 
 bool MpiWorld::built_with_mpi() {
 #ifdef DLSIM_WITH_MPI
@@ -51,6 +59,17 @@ bool MpiWorld::all_ok(bool ok) {
   }
 #endif
   return ok;
+}
+
+int MpiWorld::lowest_rank_with(bool flag) {
+#ifdef DLSIM_WITH_MPI
+  if (active_) {
+    int mine = flag ? rank_ : size_, lowest = size_;
+    MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return lowest;
+  }
+#endif
+  return flag ? 0 : 1;
 }
 
 bool MpiWorld::from_rank0(bool flag) {

@@ -120,6 +120,7 @@ int SweepCommand::merge() {
 
 int SweepCommand::sweep() {
   MpiWorld world;
+  MpiWorld::hide_launcher_from_children();  // the point runs are single processes
   const bool lead = world.rank() == 0;
   sim::SweepPlan plan;
   sim::SweepOptions options;

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# One simulation across MPI ranks (`mpirun -np K dlsim run`, docs/design.md §6): a
+# decentralized CHOCO-SGD run with top-k on a ring, AdaG-SGD with per-worker metrics and
+# the saved models, LPC-SVRG over a parameter server with a compressed downlink, CHOCO-SGP
+# (compressed push-sum) on a directed graph and D-PSGD on a torus give, at K = 2 and K = 3
+# (oversubscribed) and at K = 2 with --threads 2, the single-process metrics.csv,
+# workers.csv, model.npy and summary.json (all but measured fields and the rank counts);
+# only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
+# input under mpirun: exit 2, one line, nothing written. A killed rank ends the job with
+# a non-zero status and no complete-looking results.
+# Skipped (exit 0, message) only when dlsim was built without MPI.
+# Usage: run_mpi.sh DLSIM_BINARY SOURCE_DIR
+set -euo pipefail
+source "$(dirname "$0")/lib/harness.sh"
+cli_setup "$@"
+
+help=$("$dlsim" sweep --help)
+if [[ $help != *"built with MPI"* ]]; then
+  echo "SKIPPED: dlsim was built without MPI (install libopenmpi-dev openmpi-bin, reconfigure)"
+  exit 0
+fi
+mpirun() { command mpirun --allow-run-as-root --oversubscribe "$@"; }
+
+cat > "$tmp/choco.json" <<'JSON'
+{"name": "choco-ring", "workers": 7, "seed": 5,
+ "data": {"source": "synthetic-classification", "samples": 700, "features": 30, "classes": 2,
+          "test_fraction": 0.2},
+ "model": {"kind": "logistic", "l2": 0.001},
+ "algorithm": {"kind": "choco-sgd", "step_size": 0.1, "batch_size": 4, "consensus_step": 0.3,
+               "compressor": {"kind": "top-k", "k": 6}},
+ "topology": {"kind": "ring"},
+ "compute": {"speed": "1GFLOPS", "jitter": 0.2},
+ "stop": {"iterations": 60},
+ "metrics": {"every": {"iterations": 15}}}
+JSON
+cat > "$tmp/adag.json" <<'JSON'
+{"name": "adag-exponential", "workers": 8, "seed": 2,
+ "data": {"source": "synthetic-classification", "samples": 800, "features": 12, "classes": 3},
+ "model": {"kind": "softmax"},
+ "algorithm": {"kind": "adag-sgd", "step_size": 0.05, "batch_size": 5, "consensus_step": 0.5,
+               "compressor": {"kind": "qsgd", "levels": 4}},
+ "topology": {"kind": "exponential"},
+ "stop": {"iterations": 30},
+ "metrics": {"every": {"iterations": 10}, "per_worker": true},
+ "output": {"save_model": true}}
+JSON
+cat > "$tmp/lpc.json" <<'JSON'
+{"name": "lpc-svrg-ps", "workers": 5, "seed": 3,
+ "data": {"source": "synthetic-regression", "samples": 500, "features": 8},
+ "model": {"kind": "least-squares", "l1": 0.001},
+ "algorithm": {"kind": "lpc-svrg", "collective": "parameter-server", "step_size": 0.05,
+               "batch_size": 5, "epoch_length": 10,
+               "downlink_compressor": {"kind": "qsgd", "levels": 8}},
+ "stop": {"iterations": 40},
+ "metrics": {"every": {"iterations": 10}}}
+JSON
+cat > "$tmp/pushsum.json" <<'JSON'
+{"name": "choco-sgp-directed", "workers": 8, "seed": 9,
+ "data": {"source": "synthetic-classification", "samples": 640, "features": 10, "classes": 2},
+ "model": {"kind": "logistic"},
+ "algorithm": {"kind": "choco-sgp", "step_size": 0.1, "batch_size": 4, "consensus_step": 0.4,
+               "compressor": {"kind": "top-k", "k": 3}},
+ "topology": {"kind": "directed-exponential"},
+ "stop": {"iterations": 30},
+ "metrics": {"every": {"iterations": 10}}}
+JSON
+cat > "$tmp/dpsgd.json" <<'JSON'
+{"name": "dpsgd-torus", "workers": 9, "seed": 7,
+ "data": {"source": "synthetic-regression", "samples": 900, "features": 10},
+ "model": {"kind": "least-squares"},
+ "algorithm": {"kind": "dpsgd", "step_size": 0.02, "batch_size": 10, "momentum": 0.9},
+ "topology": {"kind": "torus", "dims": [3, 3]},
+ "network": {"sharing": "fifo"},
+ "stop": {"epochs": 2},
+ "metrics": {"every": {"epochs": 0.5}}}
+JSON
+
+# same_results ONE MANY K: every result file of MANY equals ONE's (measured fields aside).
+same_results() {
+  "$py" - "$@" <<'PY'
+import json, os, sys
+one, many, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def rows(path):  # every column but wall_s
+    with open(path) as f:
+        lines = f.read().splitlines()
+    header = lines[0].split(",")
+    col = header.index("wall_s") if "wall_s" in header else -1
+    return [",".join(c for i, c in enumerate(l.split(",")) if i != col) for l in lines]
+for name in ("metrics.csv", "workers.csv"):
+    a, b = os.path.join(one, name), os.path.join(many, name)
+    assert os.path.exists(a) == os.path.exists(b), name
+    if os.path.exists(a):
+        assert rows(a) == rows(b), f"{name} differs"
+for root, _, files in os.walk(one):
+    for name in files:
+        if name.endswith(".npy"):
+            rel = os.path.relpath(os.path.join(root, name), one)
+            with open(os.path.join(one, rel), "rb") as f, open(os.path.join(many, rel), "rb") as g:
+                assert f.read() == g.read(), f"{rel} differs"
+MEASURED = ("wall", "rss", "peak", "per_second", "thread_s")
+def strip(d):
+    if isinstance(d, dict):
+        return {k: strip(v) for k, v in d.items()
+                if not any(m in k for m in MEASURED) and k not in ("run", "ranks", "per_rank", "threads")}
+    return d
+s1 = json.load(open(os.path.join(one, "summary.json")))
+sk = json.load(open(os.path.join(many, "summary.json")))
+assert strip(s1) == strip(sk), "summary.json differs"
+assert s1["totals"]["ranks"] == 1 and sk["totals"]["ranks"] == k, sk["totals"]["ranks"]
+per = sk["totals"]["per_rank"]
+assert [p["rank"] for p in per] == list(range(k)), per
+assert all(p["peak_rss_bytes"] > 0 and p["busy_wall_s"] >= 0 for p in per), per
+PY
+}
+
+for s in choco adag lpc pushsum dpsgd; do
+  "$dlsim" run "$tmp/$s.json" --out "$tmp/$s.1" --quiet
+  for k in 2 3; do
+    mpirun -np $k "$dlsim" run "$tmp/$s.json" --out "$tmp/$s.$k" > "$tmp/stdout"
+    check "$s, $k ranks: one closing line (rank 0's)" test "$(grep -c " -> $tmp/$s.$k" "$tmp/stdout")" -eq 1
+    check "$s, $k ranks == one process" same_results "$tmp/$s.1" "$tmp/$s.$k" $k
+  done
+  mpirun -np 2 "$dlsim" run "$tmp/$s.json" --out "$tmp/$s.2t" --threads 2 --quiet
+  check "$s, 2 ranks x 2 threads == one process" same_results "$tmp/$s.1" "$tmp/$s.2t" 2
+done
+
+# refused NAME WHERE CONTAINS SCENARIO-FILE: under mpirun -np 2, exit 2, exactly one
+# `dlsim: error: WHERE...CONTAINS` line, no output folder.
+refused() {
+  local name=$1 where=$2 contains=$3 file=$4 rc=0
+  mpirun -np 2 "$dlsim" run "$file" --out "$tmp/bad-$name" --quiet > /dev/null 2> "$tmp/err" || rc=$?
+  check "mpirun $name: exit 2 (got $rc)" test "$rc" -eq 2
+  check "mpirun $name: one error line" test "$(grep -c "^dlsim: error: $where.*$contains" "$tmp/err")" -eq 1
+  # (mpirun adds its own report of the non-zero exit; dlsim's ranks say nothing else)
+  check "mpirun $name: no other line from dlsim" test "$(grep -c '^dlsim' "$tmp/err")" -eq 1
+  check "mpirun $name: nothing written" test ! -e "$tmp/bad-$name"
+}
+sed 's/"workers": 7/"workers": 0/' "$tmp/choco.json" > "$tmp/zero.json"
+refused zero-workers workers "" "$tmp/zero.json"
+sed 's/"topology": {"kind": "ring"},/&"network": {"faults": {"fail": [{"node": 1, "at": "1ms"}]}},/' \
+  "$tmp/choco.json" > "$tmp/fail.json"
+refused not-yet network.faults.fail "do not run across MPI ranks yet" "$tmp/fail.json"
+rc=0
+mpirun -np 2 "$dlsim" run "$tmp/choco.json" --out "$tmp/bad-trace" --trace > /dev/null 2> "$tmp/err" || rc=$?
+check "mpirun --trace: exit 2" test "$rc" -eq 2
+check "mpirun --trace: one line" test "$(grep -c '^dlsim: error: --trace: not available under mpirun' "$tmp/err")" -eq 1
+check "mpirun --trace: nothing written" test ! -e "$tmp/bad-trace"
+echo '{"name": ' > "$tmp/broken.json"
+refused broken-json "$tmp/broken.json" "" "$tmp/broken.json"
+
+# A rank that dies ends the job: mpirun exits non-zero and rank 0 leaves no complete-looking
+# metrics.csv (only metrics.csv.partial) and no summary.json.
+sed 's/"iterations": 60/"iterations": 100000000/' "$tmp/choco.json" > "$tmp/long.json"
+rc=0
+mpirun -np 2 "$dlsim" run "$tmp/long.json" --out "$tmp/killed" --quiet > /dev/null 2>&1 &
+launcher=$!
+for _ in $(seq 100); do [ -s "$tmp/killed/metrics.csv.partial" ] && break; sleep 0.1; done
+rank1=""
+for pid in $(pgrep -f "$tmp/long.json"); do
+  if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+    rank1=$pid
+  fi
+done
+check "rank 1 of the long run found" test -n "$rank1"
+kill -9 "$rank1"
+wait "$launcher" || rc=$?
+check "a dead rank: mpirun exits non-zero" test "$rc" -ne 0
+check "a dead rank: no metrics.csv" test ! -e "$tmp/killed/metrics.csv"
+check "a dead rank: no summary.json" test ! -e "$tmp/killed/summary.json"
+check "a dead rank: the rows so far are in metrics.csv.partial" test -s "$tmp/killed/metrics.csv.partial"
+
+echo "$passed passed, 0 failed"
