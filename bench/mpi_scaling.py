@@ -20,7 +20,7 @@ shared part excluded (every rank must hold the data set).
 Part 2, wall time (cases time-k1t1, time-k2t1, time-k1t2, time-k2t2): 16 workers, LeNet-5
 on Fashion-MNIST, scenarios/experiments/choco-lenet5-fmnist-ring16.json with
 `--set stop={"iterations":N} --set sweep=null --set metrics.every={"iterations":N}` (a
-metrics row at the start and at the end: the evaluation runs on rank 0 alone) at
+metrics row at the start and at the end: the ranks share the evaluation's chunks) at
 K ranks × T threads = 1×1, 2×1, 1×2 and 2×2 (the last oversubscribes 2 cores).
 Wall time is time.perf_counter around the whole `dlsim` / `mpirun` process (mpirun's
 start-up included), median over --runs. Target: 2 ranks × 1 thread ≥ 1.7× faster than

@@ -36,6 +36,11 @@ class RankGroup {
   virtual Gathered gather(std::span<const std::byte> mine) = 0;
   /// Rank `root`'s bytes, on every rank (`bytes` is read on `root`, replaced elsewhere).
   virtual void broadcast(std::vector<std::byte>& bytes, int root) = 0;
+  /// Point to point, not collective: `bytes` to rank `to`, which receives them with
+  /// receive() into a buffer of exactly that size. Messages between two ranks arrive in
+  /// the order they were sent.
+  virtual void send(int to, std::span<const std::byte> bytes) = 0;
+  virtual void receive(int from, std::span<std::byte> bytes) = 0;
 };
 
 /// Which rank runs the math of which worker: contiguous blocks, worker i on rank ⌊i·K/n⌋,

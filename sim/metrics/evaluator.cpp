@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <exception>
+
+#include "sim/engine/byte_codec.hpp"
 
 namespace dlsim::sim {
 
@@ -48,6 +51,7 @@ class ChunkJob final : public ComputeJob {
   }
   int order() const override { return 0; }
   const models::LossSums& sums() const { return sums_; }
+  void set_sums(const models::LossSums& sums) { sums_ = sums; }  // another rank ran it
 
  private:
   const models::Objective* objective_;
@@ -86,18 +90,44 @@ bool Evaluator::chunked(const models::Vector& w) const {
   return data && objective_.data_sums(w, *data, 0, 0).has_value();
 }
 
-void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e) const {
+void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e,
+                                 RankGroup* ranks) const {
   std::vector<ChunkJob> chunks;
   if (train_pass) add_chunks(objective_, mean, *train_, chunks);
   const std::size_t train_chunks = chunks.size();
   if (test_) add_chunks(objective_, mean, *test_, chunks);
+  const int k = ranks ? ranks->size() : 1, me = ranks ? ranks->rank() : 0;
   std::vector<ComputeJob*> jobs;
-  for (ChunkJob& c : chunks) jobs.push_back(&c);
+  for (std::size_t c = me; c < chunks.size(); c += std::size_t(k)) jobs.push_back(&chunks[c]);
   if (pool_)
     pool_->run_all(jobs);
   else
     for (ComputeJob* job : jobs) job->run();
   for (ComputeJob* job : jobs) job->finish();  // rethrows
+  if (ranks) {
+    // This rank's sums in chunk order; rank 0 puts every rank's back in place.
+    std::vector<std::byte> bytes;
+    ByteWriter w(bytes);
+    for (std::size_t c = me; c < chunks.size(); c += std::size_t(k)) {
+      const models::LossSums& s = chunks[c].sums();
+      w.put(s.loss);
+      w.put(s.correct.has_value());
+      w.put(s.correct.value_or(0.0));
+    }
+    const Gathered all = ranks->gather(bytes);
+    if (me != 0) return;
+    for (int r = 1; r < k; ++r) {
+      ByteReader in(all.of(r));
+      for (std::size_t c = std::size_t(r); c < chunks.size(); c += std::size_t(k)) {
+        models::LossSums s;
+        s.loss = in.get<double>();
+        const bool has_correct = in.get<bool>();
+        const double correct = in.get<double>();
+        if (has_correct) s.correct = correct;
+        chunks[c].set_sums(s);
+      }
+    }
+  }
   if (train_pass) {
     const double n = double(train_->size());
     e.train_loss = combine(chunks, 0, train_chunks).loss / n + objective_.regularizer(mean);
@@ -117,20 +147,28 @@ models::Vector average_model(std::span<const models::Vector> models) {
   return mean;
 }
 
-Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
+Evaluation Evaluator::measures_of_models(const std::vector<models::Vector>& models,
+                                         const models::Vector& mean, bool& train_pass) const {
   Evaluation e;
   e.consensus_distance = 0.0;  // centralized runs: one model, distance 0
-  if (!objective_.has_math() || models.empty()) return e;
-
-  const models::Vector mean = average_model(models);
-
   if (decentralized_) {
     double sum = 0;
     for (const auto& x : models) sum += (x - mean).squaredNorm();
     e.consensus_distance = sum / double(models.size());
   }
   if (const auto loss = objective_.loss_of_models(models)) e.train_loss = *loss;
-  const bool train_pass = !e.train_loss && train_;
+  train_pass = !e.train_loss && train_;
+  return e;
+}
+
+Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
+  Evaluation e;
+  e.consensus_distance = 0.0;  // centralized runs: one model, distance 0
+  if (!objective_.has_math() || models.empty()) return e;
+
+  const models::Vector mean = average_model(models);
+  bool train_pass = false;
+  e = measures_of_models(models, mean, train_pass);
   if (chunked(mean)) {
     evaluate_chunked(mean, train_pass, e);
     return e;
@@ -152,6 +190,37 @@ Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const 
   if (test_) jobs[count++] = &test_loss_job, jobs[count++] = &test_accuracy_job;
   pool_->run_all(std::span<ComputeJob* const>(jobs.data(), count));
   for (std::size_t i = 0; i < count; ++i) jobs[i]->finish();  // rethrows
+  return e;
+}
+
+Evaluation Evaluator::evaluate_across(RankGroup& ranks,
+                                      const std::vector<models::Vector>& models) const {
+  // Rank 0 decides whether the passes split into chunks and sends the mean to evaluate.
+  Evaluation e;
+  std::vector<std::byte> bytes;
+  ByteWriter w(bytes);
+  models::Vector mean;
+  bool train_pass = false;
+  if (ranks.rank() == 0) {
+    const bool spread = objective_.has_math() && !models.empty() && chunked(models.front());
+    w.put(spread);
+    if (spread) {
+      mean = average_model(models);
+      e = measures_of_models(models, mean, train_pass);
+      w.put(train_pass);
+      w.put_bytes(std::as_bytes(std::span<const double>(mean.data(), std::size_t(mean.size()))));
+    }
+  }
+  ranks.broadcast(bytes, 0);
+  ByteReader in(bytes);
+  if (!in.get<bool>()) return ranks.rank() == 0 ? evaluate(models) : e;
+  train_pass = in.get<bool>();
+  if (ranks.rank() != 0) {
+    const auto values = in.get_bytes();
+    mean.resize(models::Index(values.size() / sizeof(double)));
+    std::memcpy(mean.data(), values.data(), values.size());
+  }
+  evaluate_chunked(mean, train_pass, e, &ranks);
   return e;
 }
 

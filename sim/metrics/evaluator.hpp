@@ -12,6 +12,7 @@
 
 #include "models/objectives/objective.hpp"
 #include "sim/engine/job_pool.hpp"
+#include "sim/engine/rank_group.hpp"
 #include "sim/metrics/observer.hpp"
 
 namespace dlsim::sim {
@@ -49,6 +50,11 @@ class Evaluator {
   void set_pool(JobPool* pool) { pool_ = pool; }
 
   Evaluation evaluate(const std::vector<models::Vector>& models) const;
+  /// evaluate() across ranks (sim/engine/rank_group.hpp), called by every rank; only
+  /// rank 0's `models` are read (every holder's) and only its result is meaningful.
+  /// The chunks of the passes are split among the ranks (chunk c on rank c mod K) and
+  /// their sums added on rank 0 in chunk order, so the values are evaluate()'s.
+  Evaluation evaluate_across(RankGroup& ranks, const std::vector<models::Vector>& models) const;
   /// Each model on its own (metrics.per_worker): train_loss of x_i (the objective's
   /// loss_of_models of x_i alone when it has one, e.g. consensus: ||x_i − x̄⁰||²), test
   /// loss and accuracy of x_i, and ||x_i − x̄||².
@@ -56,7 +62,14 @@ class Evaluator {
 
  private:
   bool chunked(const models::Vector& w) const;
-  void evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e) const;
+  // What needs no data pass: the consensus distance and the objective's loss_of_models;
+  // `train_pass` tells whether train_loss still needs one.
+  Evaluation measures_of_models(const std::vector<models::Vector>& models,
+                                const models::Vector& mean, bool& train_pass) const;
+  // The chunked passes over the mean; across ranks this rank runs only its chunks and
+  // rank 0 adds everyone's sums (the others' `e` stays as it was).
+  void evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e,
+                        RankGroup* ranks = nullptr) const;
 
   const models::Objective& objective_;
   const models::Dataset* train_;

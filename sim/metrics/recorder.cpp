@@ -193,31 +193,32 @@ std::optional<double> get_optional(ByteReader& r) {
 
 void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models, Evaluation& e,
                                      std::vector<WorkerMetrics>& each) {
+  // The other ranks' models travel one by one, in holder order, straight into their
+  // place on rank 0 (no gather buffer: rank 0 holds each of them once). Sizes first.
+  const int me = placement_.rank();
   std::vector<std::byte> bytes;
   ByteWriter w(bytes);
-  const int me = placement_.rank();
-  if (me != 0)
-    for (std::size_t h = 0; h < models.size(); ++h)
-      if (placement_.owner(std::int64_t(h)) == me) {
-        w.put(std::uint64_t(h));
-        w.put_bytes(std::as_bytes(std::span<const double>(models[h].data(), models[h].size())));
-        models[h] = models::Vector();  // sent: one copy at a time here
-      }
-  {
-    const Gathered gathered = ranks_->gather(bytes);
-    bytes = std::vector<std::byte>();
-    for (int r = 1; me == 0 && r < ranks_->size(); ++r) {
-      ByteReader in(gathered.of(r));
-      while (!in.done()) {
-        const auto h = std::size_t(in.get<std::uint64_t>());
-        const auto values = in.get_bytes();
-        models[h].resize(models::Index(values.size() / sizeof(double)));
-        std::memcpy(models[h].data(), values.data(), values.size());
-      }
+  for (std::size_t h = 0; h < models.size(); ++h)
+    if (placement_.owner(std::int64_t(h)) == me) w.put(std::int64_t(models[h].size()));
+  const Gathered sizes = ranks_->gather(bytes);
+  std::vector<ByteReader> size_of;
+  for (int r = 0; me == 0 && r < ranks_->size(); ++r) size_of.emplace_back(sizes.of(r));
+  for (std::size_t h = 0; h < models.size(); ++h) {
+    const int owner = placement_.owner(std::int64_t(h));
+    if (owner == 0) continue;
+    if (me == owner) {
+      ranks_->send(0, std::as_bytes(std::span<const double>(models[h].data(),
+                                                            std::size_t(models[h].size()))));
+      models[h] = models::Vector();  // sent; rank 0 evaluates it
+    } else if (me == 0) {
+      models[h].resize(size_of[std::size_t(owner)].get<std::int64_t>());
+      ranks_->receive(owner, std::as_writable_bytes(std::span<double>(
+                                 models[h].data(), std::size_t(models[h].size()))));
     }
   }
+  bytes.clear();
+  e = evaluator_.evaluate_across(*ranks_, models);  // every rank takes a share of the passes
   if (me == 0) {
-    e = evaluator_.evaluate(models);
     if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
     put(w, e.train_loss);
     put(w, e.test_loss);

@@ -44,8 +44,9 @@ class Recorder {
            std::vector<MetricsObserver*> observers, Clock::time_point start);
 
   /// Across ranks (sim/engine/rank_group.hpp): holder h's model is real only on the rank
-  /// that owns worker h. Each row gathers the models on rank 0, which alone evaluates
-  /// and tells its observers; every rank gets the evaluation, so all stop alike.
+  /// that owns worker h. Each row gathers the models on rank 0; the ranks share the
+  /// evaluation's passes (Evaluator::evaluate_across), rank 0 tells its observers, and
+  /// every rank gets the values, so all stop alike.
   void set_ranks(RankGroup* ranks, WorkerPlacement placement) {
     ranks_ = ranks;
     placement_ = placement;

@@ -7,7 +7,8 @@
 # workers.csv, model.npy and summary.json (all but measured fields and the rank counts);
 # only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
 # input under mpirun: exit 2, one line, nothing written. A killed rank ends the job with
-# a non-zero status and no complete-looking results.
+# a non-zero status and no complete-looking results. The CHOCO and D-PSGD data sets span
+# several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: run_mpi.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
@@ -23,7 +24,7 @@ mpirun() { command mpirun --allow-run-as-root --oversubscribe "$@"; }
 
 cat > "$tmp/choco.json" <<'JSON'
 {"name": "choco-ring", "workers": 7, "seed": 5,
- "data": {"source": "synthetic-classification", "samples": 700, "features": 30, "classes": 2,
+ "data": {"source": "synthetic-classification", "samples": 20000, "features": 30, "classes": 2,
           "test_fraction": 0.2},
  "model": {"kind": "logistic", "l2": 0.001},
  "algorithm": {"kind": "choco-sgd", "step_size": 0.1, "batch_size": 4, "consensus_step": 0.3,
@@ -66,7 +67,7 @@ cat > "$tmp/pushsum.json" <<'JSON'
 JSON
 cat > "$tmp/dpsgd.json" <<'JSON'
 {"name": "dpsgd-torus", "workers": 9, "seed": 7,
- "data": {"source": "synthetic-regression", "samples": 900, "features": 10},
+ "data": {"source": "synthetic-regression", "samples": 18000, "features": 10},
  "model": {"kind": "least-squares"},
  "algorithm": {"kind": "dpsgd", "step_size": 0.02, "batch_size": 10, "momentum": 0.9},
  "topology": {"kind": "torus", "dims": [3, 3]},

@@ -64,6 +64,15 @@ void MpiRankGroup::broadcast(std::vector<std::byte>& bytes, int root) {
   MPI_Bcast(bytes.data(), checked_count(bytes.size()), MPI_BYTE, root, MPI_COMM_WORLD);
 }
 
+void MpiRankGroup::send(int to, std::span<const std::byte> bytes) {
+  MPI_Send(bytes.data(), checked_count(bytes.size()), MPI_BYTE, to, 0, MPI_COMM_WORLD);
+}
+
+void MpiRankGroup::receive(int from, std::span<std::byte> bytes) {
+  MPI_Recv(bytes.data(), checked_count(bytes.size()), MPI_BYTE, from, 0, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+}
+
 #else
 
 sim::Gathered MpiRankGroup::all_gather(std::span<const std::byte>) {
@@ -73,6 +82,12 @@ sim::Gathered MpiRankGroup::gather(std::span<const std::byte>) {
   throw std::logic_error("dlsim was built without MPI");
 }
 void MpiRankGroup::broadcast(std::vector<std::byte>&, int) {
+  throw std::logic_error("dlsim was built without MPI");
+}
+void MpiRankGroup::send(int, std::span<const std::byte>) {
+  throw std::logic_error("dlsim was built without MPI");
+}
+void MpiRankGroup::receive(int, std::span<std::byte>) {
   throw std::logic_error("dlsim was built without MPI");
 }
 

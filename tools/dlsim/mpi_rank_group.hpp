@@ -16,6 +16,8 @@ class MpiRankGroup final : public sim::RankGroup {
   sim::Gathered all_gather(std::span<const std::byte> mine) override;
   sim::Gathered gather(std::span<const std::byte> mine) override;
   void broadcast(std::vector<std::byte>& bytes, int root) override;
+  void send(int to, std::span<const std::byte> bytes) override;
+  void receive(int from, std::span<std::byte> bytes) override;
 
  private:
   int rank_;
