@@ -156,11 +156,12 @@ rc=0
 mpirun -np 2 "$dlsim" run "$tmp/long.json" --out "$tmp/killed" --quiet > /dev/null 2>&1 &
 launcher=$!
 for _ in $(seq 100); do [ -s "$tmp/killed/metrics.csv.partial" ] && break; sleep 0.1; done
-rank1=""
-for pid in $(pgrep -f "$tmp/long.json"); do
-  if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-    rank1=$pid
-  fi
+rank1=""  # the dlsim process whose environment says it is rank 1 of this job
+for proc in /proc/[0-9]*; do
+  [[ $({ tr '\0' ' ' < "$proc/cmdline"; } 2>/dev/null) == *"$tmp/long.json"* ]] || continue
+  # (read whole, not piped into grep -q: under pipefail its early exit can fail the pipe)
+  environment=$({ tr '\0' '\n' < "$proc/environ"; } 2>/dev/null)
+  if [[ $'\n'$environment$'\n' == *$'\nOMPI_COMM_WORLD_RANK=1\n'* ]]; then rank1=${proc#/proc/}; fi
 done
 check "rank 1 of the long run found" test -n "$rank1"
 kill -9 "$rank1"
