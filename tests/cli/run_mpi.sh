@@ -6,8 +6,8 @@
 # (oversubscribed) and at K = 2 with --threads 2, the single-process metrics.csv,
 # workers.csv, model.npy and summary.json (all but measured fields and the rank counts);
 # only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
-# input under mpirun: exit 2, one line, nothing written. A killed rank ends the job with
-# a non-zero status and no complete-looking results. The CHOCO and D-PSGD data sets span
+# input under mpirun: exit 2, one line, nothing written. A killed rank, or SIGINT to
+# mpirun, ends the job with a non-zero status and no complete-looking results. The CHOCO and D-PSGD data sets span
 # several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: run_mpi.sh DLSIM_BINARY SOURCE_DIR
@@ -20,7 +20,8 @@ if [[ $help != *"built with MPI"* ]]; then
   echo "SKIPPED: dlsim was built without MPI (install libopenmpi-dev openmpi-bin, reconfigure)"
   exit 0
 fi
-mpirun() { command mpirun --allow-run-as-root --oversubscribe "$@"; }
+mpirun_flags=(--allow-run-as-root --oversubscribe)
+mpirun() { command mpirun "${mpirun_flags[@]}" "$@"; }
 
 cat > "$tmp/choco.json" <<'JSON'
 {"name": "choco-ring", "workers": 7, "seed": 5,
@@ -149,26 +150,52 @@ check "mpirun --trace: nothing written" test ! -e "$tmp/bad-trace"
 echo '{"name": ' > "$tmp/broken.json"
 refused broken-json "$tmp/broken.json" "" "$tmp/broken.json"
 
+# pid_of TEXT [ENV]: the process whose command line contains TEXT (and whose environment
+# holds the line ENV), through /proc. Read whole, not piped into grep -q: under pipefail
+# its early exit can fail the pipe.
+pid_of() {
+  local text=$1 env=${2:-} proc environment
+  for proc in /proc/[0-9]*; do
+    [[ $({ tr '\0' ' ' < "$proc/cmdline"; } 2>/dev/null) == *"$text"* ]] || continue
+    environment=$({ tr '\0' '\n' < "$proc/environ"; } 2>/dev/null)
+    if [[ -z $env || $'\n'$environment$'\n' == *$'\n'"$env"$'\n'* ]]; then
+      echo "${proc#/proc/}"
+      return
+    fi
+  done
+}
+# long_run OUT: a run of 10^8 iterations under mpirun in the background ($launcher is the
+# subshell that waits for it), once rank 0 has written a first row; `timeout` (exit 124)
+# ends it if the job does not end itself.
+sed 's/"iterations": 60/"iterations": 100000000/' "$tmp/choco.json" > "$tmp/long.json"
+long_run() {
+  timeout 120 mpirun "${mpirun_flags[@]}" -np 2 "$dlsim" run "$tmp/long.json" --out "$1" --quiet \
+    > /dev/null 2>&1 &
+  launcher=$!
+  for _ in $(seq 100); do [ -s "$1/metrics.csv.partial" ] && break; sleep 0.1; done
+}
+
 # A rank that dies ends the job: mpirun exits non-zero and rank 0 leaves no complete-looking
 # metrics.csv (only metrics.csv.partial) and no summary.json.
-sed 's/"iterations": 60/"iterations": 100000000/' "$tmp/choco.json" > "$tmp/long.json"
-rc=0
-mpirun -np 2 "$dlsim" run "$tmp/long.json" --out "$tmp/killed" --quiet > /dev/null 2>&1 &
-launcher=$!
-for _ in $(seq 100); do [ -s "$tmp/killed/metrics.csv.partial" ] && break; sleep 0.1; done
-rank1=""  # the dlsim process whose environment says it is rank 1 of this job
-for proc in /proc/[0-9]*; do
-  [[ $({ tr '\0' ' ' < "$proc/cmdline"; } 2>/dev/null) == *"$tmp/long.json"* ]] || continue
-  # (read whole, not piped into grep -q: under pipefail its early exit can fail the pipe)
-  environment=$({ tr '\0' '\n' < "$proc/environ"; } 2>/dev/null)
-  if [[ $'\n'$environment$'\n' == *$'\nOMPI_COMM_WORLD_RANK=1\n'* ]]; then rank1=${proc#/proc/}; fi
-done
+long_run "$tmp/killed"
+rank1=$(pid_of "$tmp/killed" OMPI_COMM_WORLD_RANK=1)
 check "rank 1 of the long run found" test -n "$rank1"
 kill -9 "$rank1"
+rc=0
 wait "$launcher" || rc=$?
-check "a dead rank: mpirun exits non-zero" test "$rc" -ne 0
+check "a dead rank: mpirun exits non-zero, by itself ($rc)" test "$rc" -ne 0 -a "$rc" -ne 124
 check "a dead rank: no metrics.csv" test ! -e "$tmp/killed/metrics.csv"
 check "a dead rank: no summary.json" test ! -e "$tmp/killed/summary.json"
 check "a dead rank: the rows so far are in metrics.csv.partial" test -s "$tmp/killed/metrics.csv.partial"
+
+# SIGINT to mpirun (what Ctrl-C does) ends every rank: no rank waits for another forever.
+long_run "$tmp/interrupted"
+launcher_pid=$(pid_of "mpirun --allow-run-as-root --oversubscribe -np 2 $dlsim run $tmp/long.json --out $tmp/interrupted")
+check "mpirun of the long run found" test -n "$launcher_pid"
+kill -INT "$launcher_pid"
+rc=0
+wait "$launcher" || rc=$?
+check "SIGINT to mpirun: non-zero exit, promptly ($rc)" test "$rc" -ne 0 -a "$rc" -ne 124
+check "SIGINT to mpirun: no metrics.csv" test ! -e "$tmp/interrupted/metrics.csv"
 
 echo "$passed passed, 0 failed"

@@ -74,11 +74,14 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
             bool out_given, bool quiet, bool trace, std::int64_t trace_limit,
             const std::string& threads, bool profile, const std::string& memory_limit,
             std::vector<std::string> argv) {
-  dlsim::tool::install_stop_signal_handlers();
   // Under mpirun with K > 1 ranks: one simulation spread over them (runner.hpp).
   dlsim::tool::MpiWorld world;
   std::optional<dlsim::tool::MpiRankGroup> ranks;
   if (world.active() && world.size() > 1) ranks.emplace(world);
+  // Alone, SIGINT/SIGTERM end the run after the current iteration with its results kept;
+  // across ranks they keep their default action (the ranks cannot agree on an iteration),
+  // and mpirun, which forwards them, ends every rank.
+  if (!ranks) dlsim::tool::install_stop_signal_handlers();
   const bool lead = world.rank() == 0;
 
   dlsim::sim::RunOptions options;
