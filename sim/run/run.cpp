@@ -20,6 +20,7 @@
 #include "sim/run/runner.hpp"
 #include "sim/run/summary.hpp"
 #include "sim/runtime/node_failures.hpp"
+#include "sim/scenario/input_error.hpp"
 #include "sim/trace/chrome_trace_writer.hpp"
 
 namespace dlsim::sim {
