@@ -43,11 +43,11 @@ sanitize: setup
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -LE slow -E '^cli\.(sweep|run)_mpi$$' $(CTEST_ARGS)
+	  ctest --output-on-failure -j $(JOBS) -LE slow -E '^cli\.(sweep_mpi|run_mpi|run_mpi_kinds)$$' $(CTEST_ARGS)
 	@# Open MPI does not free its own allocations at MPI_Finalize: no leak check there.
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -R '^cli\.(sweep|run)_mpi$$' $(CTEST_ARGS)
+	  ctest --output-on-failure -R '^cli\.(sweep_mpi|run_mpi|run_mpi_kinds)$$' $(CTEST_ARGS)
 
 # The thread pool's tests (the unit tests of `--threads`, the parallel metrics evaluation,
 # and the CLI's --threads 1/2/0 comparison) built with ThreadSanitizer in their own
