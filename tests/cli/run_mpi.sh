@@ -15,11 +15,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 cli_setup "$@"
 
-help=$("$dlsim" sweep --help)
-if [[ $help != *"built with MPI"* ]]; then
-  echo "SKIPPED: dlsim was built without MPI (install libopenmpi-dev openmpi-bin, reconfigure)"
-  exit 0
-fi
+skip_without_mpi
 mpirun_flags=(--allow-run-as-root --oversubscribe)
 mpirun() { command mpirun "${mpirun_flags[@]}" "$@"; }
 

@@ -11,11 +11,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 cli_setup "$@"
 
-help=$("$dlsim" sweep --help)
-if [[ $help != *"built with MPI"* ]]; then
-  echo "SKIPPED: dlsim was built without MPI (install libopenmpi-dev openmpi-bin, reconfigure)"
-  exit 0
-fi
+skip_without_mpi
 
 cat > "$tmp/base.json" <<'JSON'
 {"name": "kinds", "workers": 5, "seed": 4,

@@ -9,14 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 cli_setup "$@"
 
-# (The help is read whole first: `dlsim --help | grep -q` under pipefail can fail when grep
-# exits before dlsim has written everything.)
-help=$("$dlsim" sweep --help)
-if [[ $help != *"built with MPI"* ]]; then
-  echo "SKIPPED: dlsim was built without MPI (CMake's find_package(MPI) failed; install" \
-    "libopenmpi-dev openmpi-bin and reconfigure)"
-  exit 0
-fi
+skip_without_mpi
 mpirun=(mpirun --allow-run-as-root --oversubscribe -np 2)
 
 cat > "$tmp/base.json" <<'JSON'

@@ -6,6 +6,7 @@
 #   check "what it shows" cmd args...    # stops the script at the first failure
 #   expect_refused NAME WHERE TEXT [CONTAINS] [-- dlsim-run args...]
 #   refusals_summary                     # prints the tally; fails if any case failed
+#   skip_without_mpi                     # exit 0 (SKIPPED) when dlsim has no MPI
 
 # cli_setup DLSIM_BINARY [SOURCE_DIR]
 cli_setup() {
@@ -17,6 +18,19 @@ cli_setup() {
   passed=0
   failures=0
   count=0
+}
+
+# skip_without_mpi: exits 0 with a SKIPPED line when dlsim was built without MPI. (The
+# help is read whole: `dlsim --help | grep -q` under pipefail can fail when grep exits
+# before dlsim has written everything.)
+skip_without_mpi() {
+  local help
+  help=$("$dlsim" sweep --help)
+  if [[ $help != *"built with MPI"* ]]; then
+    echo "SKIPPED: dlsim was built without MPI (CMake's find_package(MPI) failed; install" \
+      "libopenmpi-dev openmpi-bin and reconfigure)"
+    exit 0
+  fi
 }
 
 # check DESCRIPTION COMMAND...: runs COMMAND (stdin is passed through, so a heredoc
