@@ -41,7 +41,7 @@ models::ComputeCost full_gradient_cost(const Training& t, int id, std::int64_t b
 }
 
 void full_gradient(const Training& t, int id, const models::Vector& x, models::Vector& g) {
-  if (!t.objective.has_math() || !t.local(id)) {  // no math, or another rank's worker
+  if (!t.computes(id)) {  // no math, or another rank's worker
     g.resize(0);
     return;
   }
@@ -54,8 +54,8 @@ void full_gradient(const Training& t, int id, const models::Vector& x, models::V
 }
 
 BatchDifference::BatchDifference(const Training& t, int id, std::int64_t batch)
-    : t_(t), batch_(batch), local_(t.local(id)) {
-  if (t.objective.has_math() && t.train && local_)
+    : t_(t), batch_(batch), computes_(t.computes(id)) {
+  if (computes_ && t.train)
     sampler_ = std::make_unique<models::BatchSampler>(
         t.shards[std::size_t(id)], batch, make_rng(t.scenario.seed, "batches", std::uint64_t(id)));
 }
@@ -64,7 +64,7 @@ models::ComputeCost BatchDifference::operator()(const models::Vector& x,
                                                 const models::Vector& snapshot,
                                                 models::Vector& difference) {
   const auto batch = batch_;
-  if (!t_.objective.has_math() || !local_) {  // no math, or another rank's worker
+  if (!computes_) {  // no math, or another rank's worker
     difference.resize(0);
     return times(t_.objective.gradient_cost(batch), 2);
   }

@@ -52,7 +52,7 @@ class BatchDifference {
  private:
   const Training& t_;
   std::int64_t batch_;
-  bool local_;  // this rank runs the worker's math (rank_jobs.hpp)
+  bool computes_;  // Training::computes(id)
   std::unique_ptr<models::BatchSampler> sampler_;
   models::Vector at_snapshot_;
 };

@@ -26,7 +26,7 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   }
 
   void result(models::Vector& out) override {
-    if (!t_.objective.has_math() || !t_.local(id_)) {
+    if (!t_.computes(id_)) {
       out.resize(0);
     } else if (downlink_decoder_) {
       const ScopedWall timer = t_.wall.time_compress();

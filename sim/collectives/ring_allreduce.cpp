@@ -29,7 +29,7 @@ class RingEnd final : public Endpoint {
         id_(id),
         math_(math),
         round_alone_(round_alone),
-        math_here_(t.objective.has_math() && t.local(id)),
+        math_here_(t.computes(id)),
         chunks_{t.objective.parameters(), t.workers()},
         // one buffer per chunk (lengths differ by up to one, and a resized Eigen vector
         // reallocates), kept between rounds: a round allocates nothing per message

@@ -88,6 +88,9 @@ struct Training {
   int workers() const { return int(scenario.workers); }
   /// Whether this rank runs node `id`'s math (always, in one process).
   bool local(int id) const;
+  /// Whether node `id`'s math computes anything here: a model with values (not
+  /// `profile`), on the rank that owns the node. Otherwise its vectors stay empty.
+  bool computes(int id) const { return objective.has_math() && local(id); }
 
   /// Where worker `id` starts: its own vector for objectives with per-worker starts
   /// (`consensus`), otherwise the shared x0 `initial`. Algorithms start from this. A

@@ -20,8 +20,7 @@ WorkerMath::WorkerMath(Training& training, int id)
       id_(id),
       decoder_(make_compressor(training.scenario.algorithm.compressor,
                                training.objective.tensor_sizes())) {
-  if (training.objective.has_math() && training.train && id < training.workers() &&
-      training.local(id))
+  if (training.computes(id) && training.train && id < training.workers())
     sampler_ = std::make_unique<models::BatchSampler>(
         training.shards[id], training.scenario.algorithm.batch_size,
         make_rng(training.scenario.seed, "batches", std::uint64_t(id)));
@@ -75,7 +74,7 @@ Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
   const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.objective.has_math() || !t_.local(id_)) {
+  if (!t_.computes(id_)) {
     out.resize(0);
     return;
   }
@@ -100,7 +99,7 @@ Payload WorkerMath::encode_fp32_here(const models::Vector& v, models::Index dime
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
   const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.objective.has_math() || !t_.local(id_)) {
+  if (!t_.computes(id_)) {
     out.resize(0);
     return;
   }
