@@ -73,25 +73,28 @@ std::filesystem::path current_executable() {
   return std::filesystem::read_symlink("/proc/self/exe");
 }
 
-void run_children(const std::vector<ChildCommand>& commands, int parallel,
-                  const PoolCallbacks& callbacks) {
+void run_children(const NextCommand& next, int parallel, const PoolCallbacks& callbacks) {
   if (parallel < 1) parallel = 1;
-  // argv arrays are built before forking: no allocation in the child.
-  std::vector<std::vector<char*>> argvs(commands.size());
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    for (const std::string& a : commands[i].argv) argvs[i].push_back(const_cast<char*>(a.c_str()));
-    argvs[i].push_back(nullptr);
-  }
   const pid_t self = ::getpid();
   std::vector<Running> running;
-  std::size_t next = 0;
+  std::size_t started = 0;
+  bool more = true;
   auto last_tick = Clock::now();
-  while (next < commands.size() || !running.empty()) {
-    while (next < commands.size() && int(running.size()) < parallel) {
-      if (callbacks.on_start) callbacks.on_start(next);
-      const pid_t pid = spawn(commands[next], argvs[next], self);
-      running.push_back({pid, open_pidfd(pid), next, Clock::now()});
-      ++next;
+  while (more || !running.empty()) {
+    while (more && int(running.size()) < parallel) {
+      const std::optional<ChildCommand> command = next();
+      if (!command) {
+        more = false;
+        break;
+      }
+      // The argv array is built before forking: no allocation in the child.
+      std::vector<char*> argv;
+      for (const std::string& a : command->argv) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      if (callbacks.on_start) callbacks.on_start(started);
+      const pid_t pid = spawn(*command, argv, self);
+      running.push_back({pid, open_pidfd(pid), started, Clock::now()});
+      ++started;
     }
     bool reaped = false;
     for (std::size_t r = 0; r < running.size();) {
@@ -121,6 +124,17 @@ void run_children(const std::vector<ChildCommand>& commands, int parallel,
       last_tick = Clock::now();
     }
   }
+}
+
+void run_children(const std::vector<ChildCommand>& commands, int parallel,
+                  const PoolCallbacks& callbacks) {
+  std::size_t next = 0;
+  run_children(
+      [&]() -> std::optional<ChildCommand> {
+        if (next == commands.size()) return std::nullopt;
+        return commands[next++];
+      },
+      parallel, callbacks);
 }
 
 }  // namespace dlsim::sim

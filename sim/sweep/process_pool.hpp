@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct PoolCallbacks {
   std::function<void(std::size_t, const ChildOutcome&)> on_finish;  // after reaping
   std::function<void()> on_tick;  // about five times a second while children run
 };
+
+/// Gives the next command to start, or nothing when there are no more (asked whenever
+/// fewer than `parallel` children run; after the first nothing it is not asked again).
+using NextCommand = std::function<std::optional<ChildCommand>()>;
+
+/// Runs the commands that `next` gives with at most `parallel` children at once; the
+/// callbacks name a command by its start order (0 for the first one `next` gave).
+void run_children(const NextCommand& next, int parallel, const PoolCallbacks& callbacks);
 
 /// Runs commands[0..n) with at most `parallel` children at once, in order of index.
 void run_children(const std::vector<ChildCommand>& commands, int parallel,

@@ -1,9 +1,11 @@
 #include "sim/sweep/sweep_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -92,14 +94,21 @@ void check_output_dir(const SweepPlan& plan, const SweepOptions& options) {
 }
 
 SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
-  fs::create_directories(plan.dir);
-  if (options.write_sweep_json)
+  SharedPoints* const shared = options.shared;
+  // The points this process prepares and lists in its index: its shard's, or with shared
+  // points every point on the lead and none elsewhere.
+  const bool keeps_index = shared == nullptr || options.lead;
+  const std::vector<std::size_t> rows =
+      keeps_index ? owned_points(shared ? Partition{} : options.part, plan.points.size())
+                  : std::vector<std::size_t>{};
+  if (options.lead) {
+    fs::create_directories(plan.dir);
     write_file_atomically(plan.dir / "sweep.json", plan_to_json(plan).dump(2) + "\n");
+  }
 
-  const std::vector<std::size_t> mine = owned_points(options.part, plan.points.size());
   std::vector<RunRecord> records(plan.points.size());
   std::vector<std::size_t> todo;
-  for (std::size_t i : mine) {
+  for (std::size_t i : rows) {
     records[i] = read_run_record(plan.run_dir(plan.points[i]));
     if (records[i].status == RunStatus::done) {
       // A run that is finished now is not failed, whatever an earlier sweep noted.
@@ -110,66 +119,116 @@ SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
     records[i] = RunRecord{};
     todo.push_back(i);
   }
-  SweepCounts counts = count(records, mine);
-  counts.skipped = counts.done;
+  const std::size_t done_before = count(records, rows).done;
+
+  // With shared points the lead learns about the other processes' runs from their
+  // folders (fresh ones, prepared below): the points handed out so far are running,
+  // done or failed.
+  const auto refresh_from_folders = [&] {
+    if (shared == nullptr || !options.lead) return;
+    const std::size_t taken = std::min(shared->taken(), plan.points.size());
+    for (std::size_t i = 0; i < taken; ++i) {
+      if (records[i].status == RunStatus::done) continue;
+      records[i] = read_run_record(plan.run_dir(plan.points[i]));
+      if (records[i].status == RunStatus::pending) records[i].status = RunStatus::running;
+    }
+  };
 
   const fs::path index = index_path(plan.dir, options.part);
   // Small sweeps rewrite the index on every start and finish; large ones (where each
   // rewrite costs O(points)) at most once a second, and always at the end. Either way
   // the file is complete; only a status may lag, and resume trusts the folders.
-  const bool throttle = mine.size() > kUnthrottledIndexRows;
+  const bool throttle = rows.size() > kUnthrottledIndexRows;
   auto last_write = std::chrono::steady_clock::now();
   // Finishes are written durably (fsync); a start only marks a run "running".
   const auto write_index = [&](bool force, bool durable = true) {
+    if (!keeps_index) return;
     const auto now = std::chrono::steady_clock::now();
     if (!force && throttle && now - last_write < std::chrono::seconds(1)) return;
-    write_file_atomically(index, index_csv(plan, records, mine), durable);
+    refresh_from_folders();
+    write_file_atomically(index, index_csv(plan, records, rows), durable);
     last_write = now;
   };
-
   // Fresh folders for everything that runs: a stale partial result never survives.
-  std::vector<ChildCommand> commands;
-  const std::string exe = options.executable.string();
   for (std::size_t i : todo) {
     const fs::path run = plan.run_dir(plan.points[i]);
     fs::remove_all(run);
     fs::create_directories(run);
     // Not fsynced: until the run's own results exist, the point is redone anyway.
     write_file_atomically(run / "point.json", plan.points[i].scenario.dump(2) + "\n", false);
+  }
+  write_index(true);
+  if (shared) shared->wait_for_lead();
+
+  // What this process runs: its todo list, or the points it takes from the shared ones
+  // (skipping those finished before).
+  SweepCounts mine;
+  if (shared == nullptr) {
+    mine = count(records, rows);
+    mine.skipped = mine.done;
+  }
+  std::vector<std::size_t> started;  // point indexes, in start order
+  std::size_t next_todo = 0;
+  const std::string exe = options.executable.string();
+  const NextCommand next = [&]() -> std::optional<ChildCommand> {
+    std::size_t i = 0;
+    while (true) {
+      if (shared == nullptr) {
+        if (next_todo == todo.size()) return std::nullopt;
+        i = todo[next_todo++];
+        break;
+      }
+      const std::optional<std::size_t> got = shared->take();
+      if (!got || *got >= plan.points.size()) return std::nullopt;
+      i = *got;
+      ++mine.total;
+      if (!run_finished(plan.run_dir(plan.points[i]))) break;
+      ++mine.done;
+      ++mine.skipped;
+    }
+    started.push_back(i);
+    const fs::path run = plan.run_dir(plan.points[i]);
     std::vector<std::string> args = {exe,     "run",        (run / "point.json").string(),
                                      "--out", run.string(), "--quiet"};
     args.insert(args.end(), options.run_args.begin(), options.run_args.end());
-    commands.push_back({std::move(args), run / "run.log"});
-  }
-  write_index(true);
-  if (commands.empty()) return counts;
+    return ChildCommand{std::move(args), run / "run.log"};
+  };
 
   SweepProgress progress(stderr, options.progress);
   std::size_t running = 0, finished_here = 0;
   const auto redraw = [&] {
-    progress.draw(counts.done, counts.failed, running, counts.total, finished_here,
-                  todo.size() - finished_here);
+    if (shared == nullptr) {
+      progress.draw(mine.done, mine.failed, running, mine.total, finished_here,
+                    todo.size() - finished_here);
+      return;
+    }
+    // The lead of shared points shows the whole sweep.
+    const SweepCounts all = count(records, rows);
+    std::size_t busy = 0;
+    for (std::size_t i : rows) busy += records[i].status == RunStatus::running ? 1 : 0;
+    progress.draw(all.done, all.failed, busy, all.total, all.done + all.failed - done_before,
+                  all.total - all.done - all.failed);
   };
   PoolCallbacks callbacks;
   callbacks.on_start = [&](std::size_t k) {
-    records[todo[k]].status = RunStatus::running;
+    records[started[k]].status = RunStatus::running;
     ++running;
-    --counts.pending;
+    if (shared == nullptr) --mine.pending;
     write_index(false, /*durable=*/false);
     redraw();
   };
   callbacks.on_finish = [&](std::size_t k, const ChildOutcome& outcome) {
-    const SweepPoint& p = plan.points[todo[k]];
+    const SweepPoint& p = plan.points[started[k]];
     const fs::path run = plan.run_dir(p);
     --running;
     ++finished_here;
     const std::string log = read_text(run / "run.log");
     if (outcome.ok && run_finished(run)) {
-      records[todo[k]] = read_run_record(run);
-      ++counts.done;
+      records[started[k]] = read_run_record(run);
+      ++mine.done;
     } else {
-      records[todo[k]] = RunRecord{RunStatus::failed, nullptr};
-      ++counts.failed;
+      records[started[k]] = RunRecord{RunStatus::failed, nullptr};
+      ++mine.failed;
       const nlohmann::json failure{{"run_id", p.run_id},
                                    {"outcome", outcome.what()},
                                    {"exit_code", outcome.exit_code},
@@ -186,11 +245,30 @@ SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
     write_index(false);
     redraw();
   };
-  callbacks.on_tick = redraw;
-  run_children(commands, options.jobs, callbacks);
+  callbacks.on_tick = [&] {
+    if (shared) {
+      shared->serve();
+      write_index(false, /*durable=*/false);
+    }
+    redraw();
+  };
+  run_children(next, options.jobs, callbacks);
+
+  if (shared) {
+    // Keep the index current until every process has run all it took.
+    while (!shared->all_finished()) {
+      callbacks.on_tick();
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
   write_index(true);
   progress.clear();
-  return counts;
+  if (shared && options.lead) {
+    SweepCounts all = count(records, rows);
+    all.skipped = done_before;
+    return all;
+  }
+  return mine;
 }
 
 SweepCounts merge_sweep(const fs::path& dir) {

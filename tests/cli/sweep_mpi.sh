@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# dlsim sweep under MPI: `mpirun -np 2` shares the points between the two ranks
-# (rank r takes points r, r+2, ...; no overlap, all covered), each rank writes its
-# shard index, rank 0 writes runs.csv, and the results equal a sweep without MPI.
-# Bad input under mpirun: exit 2 and a single `dlsim: error:` line.
+# dlsim sweep under MPI: `mpirun -np K` hands the points out one at a time from a counter
+# on rank 0 (a free rank takes the next one), rank 0 keeps runs.csv current while the
+# sweep runs, the results equal a sweep without MPI, and --resume reruns only what is
+# unfinished. Bad input under mpirun: exit 2 and a single `dlsim: error:` line.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: sweep_mpi.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
@@ -24,20 +24,15 @@ grid=(--grid workers=2,3,4 --grid network.bandwidth=1Gbps,10Mbps --repeat 1)
 
 "${mpirun[@]}" "$dlsim" sweep "$tmp/base.json" "${grid[@]}" --jobs 1 --out "$tmp/m" > "$tmp/out"
 check "mpirun sweep: one closing line from rank 0" test "$(grep -c '^sweep tiny: 6 runs: 6 done, 0 failed' "$tmp/out")" -eq 1
-check "ranks split the points without overlap and cover all; rank 0 wrote runs.csv" "$py" - "$tmp/m" <<'PY'
-import json, os, sys
+check "every point done once, in sweep order in runs.csv; no shard indexes" "$py" - "$tmp/m" <<'PY'
+import glob, json, os, sys
 import pandas as pd
 d = sys.argv[1]
 full = pd.read_csv(os.path.join(d, "runs.csv"))
 assert len(full) == 6 and full["run_id"].is_unique and (full["status"] == "done").all(), full
-order = list(full["run_id"])
-shards = [pd.read_csv(os.path.join(d, f"runs.shard-{r}-of-2.csv")) for r in range(2)]
-ids = [set(s["run_id"]) for s in shards]
-assert not ids[0] & ids[1], "ranks overlap"
-assert ids[0] | ids[1] == set(order), "ranks miss points"
-for r in range(2):  # rank r owns points r, r+2, r+4 in sweep order
-    assert list(shards[r]["run_id"]) == order[r::2], (r, list(shards[r]["run_id"]))
-for run in order:
+assert list(full["workers"]) == [2, 2, 3, 3, 4, 4], list(full["workers"])
+assert not glob.glob(os.path.join(d, "runs.shard-*")), "ranks wrote shard indexes"
+for run in full["run_id"]:
     assert json.load(open(os.path.join(d, run, "summary.json")))["final"]["iteration"] == 20
 PY
 
@@ -48,6 +43,39 @@ check "MPI sweep == sweep without MPI (but wall_s)" \
 stat -c '%n %.9Y' "$tmp"/m/*/summary.json > "$tmp/before"
 "${mpirun[@]}" "$dlsim" sweep "$tmp/base.json" "${grid[@]}" --out "$tmp/m" --resume --quiet
 check "mpirun --resume on a finished sweep reruns nothing" cmp -s "$tmp/before" <(stat -c '%n %.9Y' "$tmp"/m/*/summary.json)
+
+# Resume after a lost run: only that one runs again (3 ranks, 2 jobs each).
+rm "$tmp/m/workers=3_bandwidth=1Gbps/summary.json"
+stat -c '%n %.9Y' "$tmp"/m/*/summary.json > "$tmp/before"
+mpirun --allow-run-as-root --oversubscribe -np 3 "$dlsim" sweep "$tmp/base.json" "${grid[@]}" \
+  --jobs 2 --out "$tmp/m" --resume > "$tmp/out"
+check "mpirun --resume: the lost run again, the others kept" \
+  test "$(grep -c '^sweep tiny: 6 runs: 6 done (5 already before), 0 failed' "$tmp/out")" -eq 1
+check "mpirun --resume: finished runs untouched" \
+  cmp -s "$tmp/before" <(stat -c '%n %.9Y' "$tmp"/m/*/summary.json | grep -v 'workers=3_bandwidth=1Gbps')
+check "mpirun --resume: the redone run equals the first" \
+  cmp -s <(rev "$tmp/m/runs.csv" | cut -d, -f2- | rev) <(rev "$tmp/plain/runs.csv" | cut -d, -f2- | rev)
+
+# Dynamic hand-out: one heavy point first, five light ones. With a fixed stride the rank
+# running the heavy point would still owe two light ones; here the other rank takes all
+# five, and rank 0's runs.csv shows them done while the heavy one is still running.
+heavy=(--set metrics.every.iterations=1000000 --grid stop.iterations=1500000,20,21,22,23,24)
+"${mpirun[@]}" "$dlsim" sweep "$tmp/base.json" "${heavy[@]}" --jobs 1 --out "$tmp/dyn" --quiet &
+sweep_pid=$!
+seen=no
+while kill -0 "$sweep_pid" 2> /dev/null; do
+  if [ -f "$tmp/dyn/runs.csv" ] && grep -q '^[^,]*,running,1500000,' "$tmp/dyn/runs.csv" &&
+    [ "$(grep -c '^[^,]*,done,' "$tmp/dyn/runs.csv")" -eq 5 ]; then
+    seen=yes
+    break
+  fi
+  sleep 0.1
+done
+rc=0
+wait "$sweep_pid" || rc=$?
+check "dynamic hand-out: five light points done while the heavy one ran" test "$seen" = yes
+check "dynamic hand-out: the sweep ends with every point done" \
+  test "$rc" -eq 0 -a "$(grep -c '^[^,]*,done,' "$tmp/dyn/runs.csv")" -eq 6
 
 rc=0
 "${mpirun[@]}" "$dlsim" sweep "$tmp/base.json" --grid workers=2,0 --out "$tmp/bad" > /dev/null 2> "$tmp/err" || rc=$?

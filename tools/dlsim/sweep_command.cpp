@@ -22,6 +22,7 @@
 #include "tools/dlsim/cli_checks.hpp"
 #include "tools/dlsim/error_line.hpp"
 #include "tools/dlsim/memory_limit_option.hpp"
+#include "tools/dlsim/mpi_point_counter.hpp"
 #include "tools/dlsim/mpi_world.hpp"
 
 namespace dlsim::tool {
@@ -149,14 +150,13 @@ int SweepCommand::sweep() {
 
     if (!shard_.empty()) {
       if (world.active())
-        throw InputError("--shard", "cannot be combined with mpirun (the ranks are the shards)");
+        throw InputError("--shard", "cannot be combined with mpirun (the ranks share the points)");
       options.part = sim::parse_shard(shard_);
     }
-    if (world.active()) options.part = sim::Partition{world.rank(), world.size()};
     options.resume = resume_ || !shard_.empty();  // MPI ranks refuse a used DIR like one process
     options.jobs = jobs_ > 0 ? jobs_ : default_jobs(world);
     options.progress = !quiet_ && lead && isatty(STDERR_FILENO);
-    options.write_sweep_json = lead;  // shards: every shard is rank 0 of its own
+    options.lead = lead;  // shards: every shard is rank 0 of its own
     options.executable = sim::current_executable();
     sim::check_output_dir(plan, options);
     // One sweep per folder (sim/metrics/output_lock.hpp): shards share it, each holding
@@ -183,6 +183,12 @@ int SweepCommand::sweep() {
     return 2;
   }
 
+  // Under MPI the ranks take the points one by one from a counter on rank 0.
+  std::unique_ptr<MpiPointCounter> counter;
+  if (world.active()) {
+    counter = std::make_unique<MpiPointCounter>(world, plan.points.size());
+    options.shared = counter.get();
+  }
   sim::SweepCounts counts;
   try {
     counts = sim::execute_sweep(plan, options);
@@ -193,14 +199,7 @@ int SweepCommand::sweep() {
     print_error(e.what());
     world.abort(1);
   }
-  std::filesystem::path index = sim::index_path(plan.dir, options.part);
-  if (world.active()) {
-    world.barrier();  // every rank's runs have ended
-    if (lead) {
-      counts = sim::merge_sweep(plan.dir);
-      index = plan.dir / "runs.csv";
-    }
-  }
+  const std::filesystem::path index = sim::index_path(plan.dir, options.part);
   if (!quiet_ && lead)
     std::printf("sweep %s: %s -> %s\n", plan.name.c_str(), counts_text(counts).c_str(),
                 index.string().c_str());
