@@ -130,21 +130,29 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   if (!facts.decentralized)
     per_worker += collective_memory(s.algorithm.collective, n).worker_vectors;
   const double holders = facts.decentralized ? n : 1;
-  const double vectors = simulated * per_worker + (server ? facts.memory.server_vectors : 0) +
-                         (graph ? gossip_vectors(s, *graph, z.rounds) : 0) +
+  // Across K ranks (docs/design.md §6) a rank keeps the state of its own block of
+  // workers only: the largest block, ⌈n/K⌉, is estimated (rank 0 also has the server).
+  const double ranks = double(std::max(z.ranks, 1));
+  const double share = 1 / ranks;
+  const double local = std::ceil(simulated * share), local_n = std::ceil(n * share);
+  const double vectors = local * per_worker + (server ? facts.memory.server_vectors : 0) +
+                         (graph ? std::ceil(gossip_vectors(s, *graph, z.rounds) * share) : 0) +
                          holders * kRecorderVectors + 1;
   double payload = 0;  // encoded bytes of one message (models without math send none)
   if (z.values > 0 && z.parameters > 0)
     payload = double(models::build_compressor(c, {z.parameters})->bits_for(z.parameters)) / 8;
-  const double buffers = (simulated + (server ? 1 : 0)) * kPayloadBuffers;
-  const double state = 8 * d * vectors + 8 * n * z.model.worker_values + buffers * payload;
+  const double buffers = (local + (server ? 1 : 0)) * kPayloadBuffers;
+  const double state = 8 * d * vectors + 8 * local_n * z.model.worker_values + buffers * payload;
   e.pieces.push_back(
       {"model state", state,
-       fmt::format("{} model-sized vectors x {} values x 8 bytes, {} payload buffers of {}{}",
-                   count(vectors), z.values, count(buffers), format_bytes(payload),
-                   z.model.worker_values > 0 ? fmt::format(", {} workers x {} own values",
-                                                           s.workers, count(z.model.worker_values))
-                                             : ""),
+       fmt::format(
+           "{} model-sized vectors x {} values x 8 bytes, {} payload buffers of {}{}{}",
+           count(vectors), z.values, count(buffers), format_bytes(payload),
+           z.model.worker_values > 0 ? fmt::format(", {} workers x {} own values", count(local_n),
+                                                   count(z.model.worker_values))
+                                     : "",
+           z.ranks > 1 ? fmt::format(" (per rank: {} of {} workers)", count(local_n), s.workers)
+                       : ""),
        "workers"});
 
   // Per-thread scratch: every thread that runs jobs or evaluation chunks keeps its own.

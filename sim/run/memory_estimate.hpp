@@ -34,6 +34,9 @@
 //                 compressor chains (stream and decoder; 420 B without values) (measured:
 //                 peak RSS over node counts from 1,024 to 65,536).
 // The peak is baseline + max(loading, data + model state + thread scratch + engine).
+// Across K MPI ranks it is one rank's: the per-worker model state (vectors, payload
+// buffers, own values, gossip copies) of ⌈n/K⌉ workers; the data, engine, recorder and
+// thread scratch as above, since every rank holds them.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +82,7 @@ struct RunSizes {
   // The run.
   std::int64_t simulated_workers = 0;  // worker processes launched (AlgorithmInfo)
   int threads = 1;                     // --threads
+  int ranks = 1;                       // MPI ranks sharing the run (per-rank estimate)
   std::int64_t rounds = 0;             // iterations, for time-varying graphs; 0: unknown
 };
 

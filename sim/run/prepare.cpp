@@ -130,9 +130,11 @@ void check_compressor_dimensions(const CompressorSpec& compressor, const std::st
 
 // The run's sizes as far as `shape` (what the scenario says, or what the data turned out
 // to be) tells them: an estimate made from them is a lower bound of the final one.
-RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape, int threads) {
+RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape,
+                          const PrepareOptions& options) {
   RunSizes z;
-  z.threads = threads;
+  z.threads = options.threads;
+  z.ranks = options.ranks;
   // A kind that may simulate fewer workers than it has is only known to run one.
   z.simulated_workers = algorithm_info(s.algorithm.kind).simulated_workers ? 1 : s.workers;
   z.rounds = s.stop.iterations.value_or(0);
@@ -165,7 +167,8 @@ models::DataShape loaded_shape(const Scenario& s, const models::DataSplit& data)
 }
 
 // The final sizes, from the prepared data and the built objective.
-RunSizes final_sizes(const PreparedRun& p, int threads, std::int64_t loading_rows) {
+RunSizes final_sizes(const PreparedRun& p, const PrepareOptions& options,
+                     std::int64_t loading_rows) {
   const Scenario& s = p.scenario;
   const models::Objective& objective = *p.objective;
   RunSizes z;
@@ -188,7 +191,8 @@ RunSizes final_sizes(const PreparedRun& p, int threads, std::int64_t loading_row
   z.model = s.model.options->memory(shape, rows);
   const auto& simulated = algorithm_info(s.algorithm.kind).simulated_workers;
   z.simulated_workers = simulated ? simulated(s, objective) : s.workers;
-  z.threads = threads;
+  z.threads = options.threads;
+  z.ranks = options.ranks;
   z.rounds = p.max_iterations.value_or(0);
   return z;
 }
@@ -196,7 +200,7 @@ RunSizes final_sizes(const PreparedRun& p, int threads, std::int64_t loading_row
 }  // namespace
 
 void check_scenario_memory(const Scenario& s, const PrepareOptions& options) {
-  check_memory(estimate_memory(s, sizes_from_shape(s, s.data.shape(), options.threads)),
+  check_memory(estimate_memory(s, sizes_from_shape(s, s.data.shape(), options)),
                memory_limit(options.memory_limit));
 }
 
@@ -207,7 +211,7 @@ PreparedRun prepare(Scenario scenario, const PrepareOptions& options) {
   const auto n = s.workers;
   const std::optional<MemoryLimit> limit = memory_limit(options.memory_limit);
   const auto check = [&](const models::DataShape& shape) {
-    check_memory(estimate_memory(s, sizes_from_shape(s, shape, options.threads)), limit);
+    check_memory(estimate_memory(s, sizes_from_shape(s, shape, options)), limit);
   };
 
   // What the scenario alone says (generated data, stated parameter counts), before
@@ -271,7 +275,7 @@ PreparedRun prepare(Scenario scenario, const PrepareOptions& options) {
     const auto k = std::int64_t(iterations);
     p.max_iterations = std::min(p.max_iterations.value_or(k), std::max<std::int64_t>(k, 1));
   }
-  p.memory = estimate_memory(s, final_sizes(p, options.threads, loading_rows));
+  p.memory = estimate_memory(s, final_sizes(p, options, loading_rows));
   check_memory(p.memory, limit);
   return p;
 }

@@ -37,6 +37,7 @@ struct PreparedRun {
 struct PrepareOptions {
   int threads = 1;                     // --threads: per-thread scratch in the estimate
   std::optional<double> memory_limit;  // --memory-limit in bytes (memory_guard.hpp)
+  int ranks = 1;                       // MPI ranks: the estimate is one rank's
 };
 
 /// Loads data and builds the objective; throws InputError for anything wrong, and for a

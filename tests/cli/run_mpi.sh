@@ -7,7 +7,9 @@
 # workers.csv, model.npy and summary.json (all but measured fields and the rank counts);
 # only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
 # input under mpirun: exit 2, one line, nothing written. A killed rank, or SIGINT to
-# mpirun, ends the job with a non-zero status and no complete-looking results. The CHOCO and D-PSGD data sets span
+# mpirun, ends the job with a non-zero status and no complete-looking results. A data file
+# missing on one rank only is refused the same way. The memory estimate (and
+# --memory-limit) is per rank. The CHOCO and D-PSGD data sets span
 # several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: run_mpi.sh DLSIM_BINARY SOURCE_DIR
@@ -145,6 +147,72 @@ check "mpirun --trace: one line" test "$(grep -c '^dlsim: error: --trace: not av
 check "mpirun --trace: nothing written" test ! -e "$tmp/bad-trace"
 echo '{"name": ' > "$tmp/broken.json"
 refused broken-json "$tmp/broken.json" "" "$tmp/broken.json"
+
+# A data file missing on one node only (here: rank 1 starts in a folder without the
+# relative data path): every rank exits 2, rank 1's line is the only one, nothing written.
+mkdir -p "$tmp/node-a" "$tmp/node-b"
+"$py" -c "
+import random
+random.seed(1)
+with open('$tmp/node-a/points.csv', 'w') as f:
+    f.write('x1,x2,y\n')
+    for i in range(100):
+        a, b = random.random(), random.random()
+        f.write(f'{a},{b},{2 * a - b}\n')
+"
+cat > "$tmp/csv.json" <<'JSON'
+{"name": "csv", "workers": 2,
+ "data": {"source": "csv", "path": "points.csv", "label_column": "y"},
+ "model": {"kind": "least-squares"},
+ "algorithm": {"kind": "sgd", "collective": "allgather", "step_size": 0.1, "batch_size": 5},
+ "stop": {"iterations": 10}}
+JSON
+rc=0
+mpirun -np 1 --wdir "$tmp/node-a" "$dlsim" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet : \
+  -np 1 --wdir "$tmp/node-b" "$dlsim" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet \
+  > /dev/null 2> "$tmp/err" || rc=$?
+check "data file missing on one rank: exit 2 (got $rc)" test "$rc" -eq 2
+check "data file missing on one rank: one error line" \
+  test "$(grep -c '^dlsim: error: data.path: points.csv: cannot read file' "$tmp/err")" -eq 1
+check "data file missing on one rank: no other line from dlsim" test "$(grep -c '^dlsim' "$tmp/err")" -eq 1
+check "data file missing on one rank: nothing written" test ! -e "$tmp/bad-missing"
+(cd "$tmp/node-a" && mpirun -np 2 "$dlsim" run "$tmp/csv.json" --out "$tmp/csv.2" --quiet)
+check "the same run with the file on both ranks" test -s "$tmp/csv.2/metrics.csv"
+
+# The memory estimate across ranks is one rank's (its block of workers' state): a limit
+# that one process exceeds is enough for 2 ranks, and the estimate in summary.json is
+# the per-rank one.
+cat > "$tmp/wide.json" <<'JSON'
+{"name": "wide", "workers": 64,
+ "data": {"source": "synthetic-regression", "samples": 256, "features": 20000},
+ "model": {"kind": "least-squares"},
+ "algorithm": {"kind": "choco-sgd", "step_size": 0.001, "batch_size": 1, "consensus_step": 0.5,
+               "compressor": {"kind": "top-k", "k": 100}},
+ "topology": {"kind": "ring"},
+ "stop": {"iterations": 3}}
+JSON
+"$dlsim" run "$tmp/wide.json" --out "$tmp/wide.1" --quiet
+mpirun -np 2 "$dlsim" run "$tmp/wide.json" --out "$tmp/wide.2" --quiet
+estimates=$("$py" -c "
+import json
+e = [json.load(open(f'$tmp/wide.{k}/summary.json'))['totals']['peak_rss_estimate_bytes'] for k in (1, 2)]
+print(int(e[0]), int(e[1]), int((e[0] + e[1]) / 2))")
+read -r one two between <<< "$estimates"
+between="${between}B"
+check "per-rank estimate ($two) below one process's ($one) by the other block's state" \
+  test "$two" -lt "$one" -a "$((one - two))" -gt 30000000
+check "per-rank estimate within a factor 1.5 of each rank's measured peak" "$py" - "$tmp/wide.2" <<'PY'
+import json, os, sys
+t = json.load(open(os.path.join(sys.argv[1], "summary.json")))["totals"]
+for r in t["per_rank"]:
+    ratio = t["peak_rss_estimate_bytes"] / r["peak_rss_bytes"]
+    assert 1 / 1.5 <= ratio <= 1.5, (r, ratio)
+PY
+rc=0
+"$dlsim" run "$tmp/wide.json" --out "$tmp/bad-wide" --memory-limit "$between" --quiet 2> "$tmp/err" || rc=$?
+check "--memory-limit $between: one process refused (exit 2)" test "$rc" -eq 2
+mpirun -np 2 "$dlsim" run "$tmp/wide.json" --out "$tmp/wide.2m" --memory-limit "$between" --quiet
+check "--memory-limit $between: 2 ranks run, same results" same_results "$tmp/wide.1" "$tmp/wide.2m" 2
 
 # pid_of TEXT [ENV]: the process whose command line contains TEXT (and whose environment
 # holds the line ENV), through /proc. Read whole, not piped into grep -q: under pipefail

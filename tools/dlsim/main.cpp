@@ -89,7 +89,9 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   const int thread_count = dlsim::tool::parse_threads(threads);
   auto prepare_run = [&] {
     const dlsim::sim::PrepareOptions prepare_options{
-        .threads = thread_count, .memory_limit = dlsim::tool::parse_memory_limit(memory_limit)};
+        .threads = thread_count,
+        .memory_limit = dlsim::tool::parse_memory_limit(memory_limit),
+        .ranks = ranks ? ranks->size() : 1};
     auto scenario = load(file, sets);
     options.out_dir = out_given ? out : scenario.output_dir;
     options.out_where = out_given ? "--out" : "output.dir";
