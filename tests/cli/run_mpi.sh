@@ -201,10 +201,13 @@ read -r one two between <<< "$estimates"
 between="${between}B"
 check "per-rank estimate ($two) below one process's ($one) by the other block's state" \
   test "$two" -lt "$one" -a "$((one - two))" -gt 30000000
-check "per-rank estimate within a factor 1.5 of each rank's measured peak" "$py" - "$tmp/wide.2" <<'PY'
+# (AddressSanitizer's shadow memory inflates the resident set: the factor is checked in
+# plain builds only, as in memory_guard.sh.)
+sanitized=$(ldd "$dlsim" 2> /dev/null | grep -c asan || true)
+check "per-rank estimate within a factor 1.5 of each rank's measured peak" "$py" - "$tmp/wide.2" "$sanitized" <<'PY'
 import json, os, sys
 t = json.load(open(os.path.join(sys.argv[1], "summary.json")))["totals"]
-for r in t["per_rank"]:
+for r in ([] if sys.argv[2] != "0" else t["per_rank"]):
     ratio = t["peak_rss_estimate_bytes"] / r["peak_rss_bytes"]
     assert 1 / 1.5 <= ratio <= 1.5, (r, ratio)
 PY
