@@ -38,6 +38,9 @@ struct JobWall {
 };
 /// Set while a job's callable runs; null elsewhere (the engine thread outside jobs).
 inline thread_local JobWall* current_job_wall = nullptr;
+/// True while a compute job's callable runs on this thread: what it does belongs to
+/// the job (across ranks its messages travel with the job's result, rank_jobs.hpp).
+inline thread_local bool inside_compute_job = false;
 /// Jobs run on this thread, to time one in ComputeModel::wall_sample_every().
 inline thread_local std::uint64_t jobs_on_this_thread = 0;
 
@@ -95,11 +98,13 @@ class ComputeAwaiter final : public NodeJob {
     wall.timed = every == 1 || ++jobs_on_this_thread % std::uint64_t(every) == 0;
     const auto t0 = wall.timed ? std::chrono::steady_clock::now() : Clock::time_point{};
     current_job_wall = &wall;
+    inside_compute_job = true;
     try {
       cost_ = fn_();
     } catch (...) {
       error_ = std::current_exception();
     }
+    inside_compute_job = false;
     current_job_wall = nullptr;
     if (wall.timed) {
       job_s_ = every * std::chrono::duration<double>(Clock::now() - t0).count();

@@ -37,7 +37,7 @@ class RankJobs final : public JobExchange {
   ///    simulation at once): encoded by the owner and broadcast from it.
   template <class Encode>
   Payload route(NodeId node, Encode&& encode) {
-    if (current_job_wall != nullptr) {  // running a local job (compute_job.hpp)
+    if (inside_compute_job) {  // running a local job (compute_job.hpp)
       Payload p = encode();
       outbox_[std::size_t(node)].push_back(p);
       return p;
