@@ -187,7 +187,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   if (!ranks) engine.set_stop_request(&interrupt_request());
   Network network(engine, network_config(s));
   std::unique_ptr<ChromeTraceWriter> trace;
-  if (options.trace) {
+  // Every rank runs the same engine and network, so rank 0 sees every span to trace.
+  if (options.trace && writer) {
     trace = std::make_unique<ChromeTraceWriter>(options.out_dir, int(s.workers), node_count(s),
                                                 options.trace_limit);
     network.set_observer(trace.get());

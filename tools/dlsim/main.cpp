@@ -97,7 +97,6 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
     options.out_where = out_given ? "--out" : "output.dir";
     dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
     if (ranks) {
-      if (trace) throw InputError("--trace", "not available under mpirun yet");
       dlsim::sim::check_runs_across_ranks(scenario);
     }
     prepared.emplace(prepare_or_refuse(std::move(scenario), prepare_options));
