@@ -224,15 +224,15 @@ Evaluation Evaluator::evaluate_across(RankGroup& ranks,
   return e;
 }
 
-std::vector<WorkerMetrics> Evaluator::evaluate_each(
-    const std::vector<models::Vector>& models) const {
+std::vector<WorkerMetrics> Evaluator::evaluate_each(const std::vector<models::Vector>& models,
+                                                    std::span<const int> holders) const {
   std::vector<WorkerMetrics> each(models.size());
+  for (std::size_t i = 0; i < models.size(); ++i) each[i].worker = holders[i];
   if (!objective_.has_math() || models.empty()) return each;
   const models::Vector mean = average_model(models);
   for (std::size_t i = 0; i < models.size(); ++i) {
     const models::Vector& x = models[i];
     WorkerMetrics& w = each[i];
-    w.worker = int(i);
     w.consensus_distance = (x - mean).squaredNorm();
     if (const auto loss = objective_.loss_of_models(std::span<const models::Vector>(&x, 1)))
       w.train_loss = *loss;

@@ -57,8 +57,10 @@ class Evaluator {
   Evaluation evaluate_across(RankGroup& ranks, const std::vector<models::Vector>& models) const;
   /// Each model on its own (metrics.per_worker): train_loss of x_i (the objective's
   /// loss_of_models of x_i alone when it has one, e.g. consensus: ||x_i − x̄⁰||²), test
-  /// loss and accuracy of x_i, and ||x_i − x̄||².
-  std::vector<WorkerMetrics> evaluate_each(const std::vector<models::Vector>& models) const;
+  /// loss and accuracy of x_i, and ||x_i − x̄||²; each labelled with its holder
+  /// `holders[i]` (the worker id: failed workers are left out of `models`).
+  std::vector<WorkerMetrics> evaluate_each(const std::vector<models::Vector>& models,
+                                           std::span<const int> holders) const;
 
  private:
   bool chunked(const models::Vector& w) const;

@@ -61,10 +61,13 @@ class MetricsObserver {
   }
   /// After on_row(row): the models the row evaluated (one per model holder: the shared
   /// replica of centralized algorithms, every worker's x_i of decentralized ones), for
-  /// observers that keep or check the models themselves.
-  virtual void on_models(const MetricsRow& row, std::span<const models::Vector> models) {
+  /// observers that keep or check the models themselves; `holders[i]` is the holder (the
+  /// worker id) of models[i]: after a node failure the failed workers are left out.
+  virtual void on_models(const MetricsRow& row, std::span<const models::Vector> models,
+                         std::span<const int> holders) {
     (void)row;
     (void)models;
+    (void)holders;
   }
   /// The run ended normally; `summary` is the content of summary.json.
   virtual void on_finish(const nlohmann::json& summary) { (void)summary; }

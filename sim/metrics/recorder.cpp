@@ -97,6 +97,13 @@ std::vector<models::Vector> Recorder::present_models(std::int64_t k,
   return present;
 }
 
+std::vector<int> Recorder::present_holders(std::int64_t k, std::size_t count) const {
+  std::vector<int> holders;
+  for (std::size_t h = 0; holders.size() < count && h < std::size_t(plan_.holders); ++h)
+    if (last_deposit_.empty() || last_deposit_[h] >= k) holders.push_back(int(h));
+  return holders;
+}
+
 void Recorder::retire(int holder, std::int64_t last) {
   if (last_deposit_.empty())
     last_deposit_.assign(std::size_t(plan_.holders), std::numeric_limits<std::int64_t>::max());
@@ -144,14 +151,15 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
 
 void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   const std::int64_t k = at.iteration;
+  const std::vector<int> holders = present_holders(k, models.size());
   const auto t0 = Clock::now();
   Evaluation e;
   std::vector<WorkerMetrics> each;
   if (ranks_) {
-    evaluate_across_ranks(models, e, each);
+    evaluate_across_ranks(models, holders, e, each);
   } else {
     e = evaluator_.evaluate(models);
-    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
+    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models, holders);
   }
   wall_metrics_s_ += seconds_since(t0);
 
@@ -169,7 +177,7 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   row.consensus_distance = e.consensus_distance;
   row.wall_s = seconds_since(start_);
   for (auto* o : observers_) o->on_row(row);
-  for (auto* o : observers_) o->on_models(row, models);
+  for (auto* o : observers_) o->on_models(row, models, holders);
   if (plan_.metrics.per_worker)
     for (auto* o : observers_) o->on_workers(row, each);
   last_row_ = row;
@@ -191,7 +199,8 @@ std::optional<double> get_optional(ByteReader& r) {
 }
 }  // namespace
 
-void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models, Evaluation& e,
+void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models,
+                                     std::span<const int> holders, Evaluation& e,
                                      std::vector<WorkerMetrics>& each) {
   // The other ranks' models travel one by one, in holder order, straight into their
   // place on rank 0 (no gather buffer: rank 0 holds each of them once). Sizes first.
@@ -199,12 +208,12 @@ void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models, Evalua
   std::vector<std::byte> bytes;
   ByteWriter w(bytes);
   for (std::size_t h = 0; h < models.size(); ++h)
-    if (placement_.owner(std::int64_t(h)) == me) w.put(std::int64_t(models[h].size()));
+    if (placement_.owner(holders[h]) == me) w.put(std::int64_t(models[h].size()));
   const Gathered sizes = ranks_->gather(bytes);
   std::vector<ByteReader> size_of;
   for (int r = 0; me == 0 && r < ranks_->size(); ++r) size_of.emplace_back(sizes.of(r));
   for (std::size_t h = 0; h < models.size(); ++h) {
-    const int owner = placement_.owner(std::int64_t(h));
+    const int owner = placement_.owner(holders[h]);
     if (owner == 0) continue;
     if (me == owner) {
       ranks_->send(0, std::as_bytes(std::span<const double>(models[h].data(),
@@ -219,7 +228,7 @@ void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models, Evalua
   bytes.clear();
   e = evaluator_.evaluate_across(*ranks_, models);  // every rank takes a share of the passes
   if (me == 0) {
-    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models);
+    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models, holders);
     put(w, e.train_loss);
     put(w, e.test_loss);
     put(w, e.test_accuracy);

@@ -80,6 +80,8 @@ class Recorder {
   int holders_at(std::int64_t k) const;
   std::vector<models::Vector> present_models(std::int64_t k,
                                              std::vector<models::Vector>&& models) const;
+  // The holder (worker id) of each of present_models()'s `count` models at iteration k.
+  std::vector<int> present_holders(std::int64_t k, std::size_t count) const;
   std::optional<double> epoch(std::int64_t k) const;
   void complete(std::int64_t k, std::vector<models::Vector>&& models);
   // When and at which counters an iteration completed.
@@ -93,8 +95,8 @@ class Recorder {
   void emit(const Stamp& at, std::vector<models::Vector>& models);
   // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the
   // results shared with every rank.
-  void evaluate_across_ranks(std::vector<models::Vector>& models, Evaluation& e,
-                             std::vector<WorkerMetrics>& each);
+  void evaluate_across_ranks(std::vector<models::Vector>& models, std::span<const int> holders,
+                             Evaluation& e, std::vector<WorkerMetrics>& each);
   double fraction_done(std::int64_t k) const;
 
   Engine& engine_;

@@ -5,8 +5,10 @@
 
 namespace dlsim::sim {
 
-void ModelSaver::on_models(const MetricsRow&, std::span<const models::Vector> models) {
+void ModelSaver::on_models(const MetricsRow&, std::span<const models::Vector> models,
+                           std::span<const int> holders) {
   latest_.assign(models.begin(), models.end());
+  holders_.assign(holders.begin(), holders.end());
 }
 
 void ModelSaver::write() const {
@@ -17,7 +19,7 @@ void ModelSaver::write() const {
   std::filesystem::create_directories(out_dir_ / "workers");
   for (std::size_t i = 0; i < latest_.size(); ++i) {
     const models::Vector& x = latest_[i];
-    write_npy(out_dir_ / "workers" / ("model_" + std::to_string(i) + ".npy"),
+    write_npy(out_dir_ / "workers" / ("model_" + std::to_string(holders_[i]) + ".npy"),
               {x.data(), std::size_t(x.size())});
   }
 }

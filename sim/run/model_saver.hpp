@@ -16,7 +16,8 @@ class ModelSaver final : public MetricsObserver {
       : out_dir_(std::move(out_dir)), per_worker_(per_worker) {}
 
   void on_row(const MetricsRow&) override {}
-  void on_models(const MetricsRow& row, std::span<const models::Vector> models) override;
+  void on_models(const MetricsRow& row, std::span<const models::Vector> models,
+                 std::span<const int> holders) override;
   /// Writes the files (nothing before the first row); throws std::runtime_error when a
   /// file cannot be written.
   void write() const;
@@ -25,6 +26,7 @@ class ModelSaver final : public MetricsObserver {
   std::filesystem::path out_dir_;
   bool per_worker_;
   std::vector<models::Vector> latest_;
+  std::vector<int> holders_;  // the worker of each model in latest_
 };
 
 }  // namespace dlsim::sim

@@ -144,15 +144,6 @@ nlohmann::json per_rank_totals(RankGroup* ranks, std::uint64_t peak_rss_bytes, d
 
 }  // namespace
 
-void check_runs_across_ranks(const Scenario& s) {
-  // A failed node's neighbours forget it from their copies of its model, which exist
-  // only on the ranks that own them.
-  if (!s.network.fail.empty())
-    throw InputError("network.faults.fail",
-                     "node failures do not run across MPI ranks yet; "
-                     "run this scenario in one process");
-}
-
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   RunProvenance provenance{options.argv, std::chrono::system_clock::now(), {}, options.threads};
@@ -161,7 +152,6 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   // Across ranks only rank 0 writes, and the others learn whether it could start.
   RankGroup* const ranks = options.ranks;
   const bool writer = !ranks || ranks->rank() == 0;
-  if (ranks) check_runs_across_ranks(s);
 
   // Creates the folder; a second writer into it is refused (exit 2) before anything is
   // written. Held until run() returns.

@@ -69,9 +69,6 @@ struct RunOptions {
   RankGroup* ranks = nullptr;
 };
 
-/// Throws an InputError naming the key when `s` cannot run across ranks (yet).
-void check_runs_across_ranks(const Scenario& s);
-
 /// Simulates and writes the results; returns the content of summary.json.
 nlohmann::json run(PreparedRun& prepared, const RunOptions& options);
 

@@ -8,7 +8,8 @@
 # only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
 # input under mpirun: exit 2, one line, nothing written. A killed rank, or SIGINT to
 # mpirun, ends the job with a non-zero status and no complete-looking results. A data file
-# missing on one rank only is refused the same way. The memory estimate (and
+# missing on one rank only is refused the same way. Node failures and --trace across
+# ranks equal the single process too. The memory estimate (and
 # --memory-limit) is per rank. The CHOCO and D-PSGD data sets span
 # several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
@@ -137,9 +138,37 @@ refused() {
 }
 sed 's/"workers": 7/"workers": 0/' "$tmp/choco.json" > "$tmp/zero.json"
 refused zero-workers workers "" "$tmp/zero.json"
-sed 's/"topology": {"kind": "ring"},/&"network": {"faults": {"fail": [{"node": 1, "at": "1ms"}]}},/' \
-  "$tmp/choco.json" > "$tmp/fail.json"
-refused not-yet network.faults.fail "do not run across MPI ranks yet" "$tmp/fail.json"
+
+# Node failures (network.faults.fail) across ranks: two workers of a torus stop mid-run;
+# metrics.csv, workers.csv (the survivors under their own ids), the saved models and
+# summary.json's failures record equal the single process's, the failed workers on
+# different ranks (workers 3 and 6: ranks 0 and 1 of 2, ranks 1 and 2 of 3).
+for kind in dpsgd choco-sgd sgp; do
+  cat > "$tmp/fail-$kind.json" <<JSON
+{"name": "fail-$kind", "workers": 9, "seed": 4,
+ "data": {"source": "synthetic-classification", "samples": 4000, "features": 10, "classes": 2},
+ "model": {"kind": "logistic"},
+ "algorithm": {"kind": "$kind", "step_size": 0.1, "batch_size": 4
+   $([ "$kind" = choco-sgd ] && echo ', "consensus_step": 0.4, "compressor": {"kind": "top-k", "k": 4}')},
+ "topology": {"kind": "torus", "dims": [3, 3]},
+ "network": {"latency": "5us", "bandwidth": "1Gbps",
+             "faults": {"fail": [{"node": 3, "at": "60us"}, {"node": 6, "at": "150us"}]}},
+ "stop": {"iterations": 40},
+ "metrics": {"every": {"iterations": 5}, "per_worker": true},
+ "output": {"save_model": true}}
+JSON
+  "$dlsim" run "$tmp/fail-$kind.json" --out "$tmp/fail-$kind.1" --quiet
+  for k in 2 3; do
+    mpirun -np $k "$dlsim" run "$tmp/fail-$kind.json" --out "$tmp/fail-$kind.$k" --quiet
+    check "$kind with node failures, $k ranks == one process" \
+      same_results "$tmp/fail-$kind.1" "$tmp/fail-$kind.$k" $k
+  done
+  check "$kind with node failures: two workers stopped" "$py" - "$tmp/fail-$kind.1" <<'PY'
+import json, os, sys
+nodes = json.load(open(os.path.join(sys.argv[1], "summary.json")))["failures"]["nodes"]
+assert [n["node"] for n in nodes if n.get("stopped_s") is not None] == [3, 6], nodes
+PY
+done
 # --trace: rank 0 writes it (every rank runs the same engine and network), byte for byte
 # the single process's, also when --trace-limit truncates it.
 for lim in 1000000 5000; do
@@ -171,15 +200,16 @@ cat > "$tmp/csv.json" <<'JSON'
  "stop": {"iterations": 10}}
 JSON
 rc=0
-mpirun -np 1 --wdir "$tmp/node-a" "$dlsim" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet : \
-  -np 1 --wdir "$tmp/node-b" "$dlsim" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet \
+exe=$(realpath "$dlsim")  # mpirun looks a relative program up from --wdir
+mpirun -np 1 --wdir "$tmp/node-a" "$exe" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet : \
+  -np 1 --wdir "$tmp/node-b" "$exe" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet \
   > /dev/null 2> "$tmp/err" || rc=$?
 check "data file missing on one rank: exit 2 (got $rc)" test "$rc" -eq 2
 check "data file missing on one rank: one error line" \
   test "$(grep -c '^dlsim: error: data.path: points.csv: cannot read file' "$tmp/err")" -eq 1
 check "data file missing on one rank: no other line from dlsim" test "$(grep -c '^dlsim' "$tmp/err")" -eq 1
 check "data file missing on one rank: nothing written" test ! -e "$tmp/bad-missing"
-(cd "$tmp/node-a" && mpirun -np 2 "$dlsim" run "$tmp/csv.json" --out "$tmp/csv.2" --quiet)
+(cd "$tmp/node-a" && mpirun -np 2 "$exe" run "$tmp/csv.json" --out "$tmp/csv.2" --quiet)
 check "the same run with the file on both ranks" test -s "$tmp/csv.2/metrics.csv"
 
 # The memory estimate across ranks is one rank's (its block of workers' state): a limit

@@ -96,9 +96,6 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
     options.out_dir = out_given ? out : scenario.output_dir;
     options.out_where = out_given ? "--out" : "output.dir";
     dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
-    if (ranks) {
-      dlsim::sim::check_runs_across_ranks(scenario);
-    }
     prepared.emplace(prepare_or_refuse(std::move(scenario), prepare_options));
   };
   if (!ranks) {
