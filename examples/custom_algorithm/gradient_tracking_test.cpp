@@ -52,7 +52,8 @@ Eigen::VectorXd optimum(const json& doc) {
 struct LastModels final : dlsim::sim::MetricsObserver {
   std::vector<Eigen::VectorXd> models;
   void on_row(const dlsim::sim::MetricsRow&) override {}
-  void on_models(const dlsim::sim::MetricsRow&, std::span<const Eigen::VectorXd> m) override {
+  void on_models(const dlsim::sim::MetricsRow&, std::span<const Eigen::VectorXd> m,
+                 std::span<const int>) override {
     models.assign(m.begin(), m.end());
   }
 };
