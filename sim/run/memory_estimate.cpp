@@ -133,10 +133,10 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // Across K ranks (docs/design.md §6) a rank keeps the state of its own block of
   // workers only: the largest block, ⌈n/K⌉, is estimated (rank 0 also has the server).
   const double ranks = double(std::max(z.ranks, 1));
-  const double share = 1 / ranks;
-  const double local = std::ceil(simulated * share), local_n = std::ceil(n * share);
+  const auto per_rank = [&](double all) { return ranks > 1 ? std::ceil(all / ranks) : all; };
+  const double local = per_rank(simulated), local_n = per_rank(n);
   const double vectors = local * per_worker + (server ? facts.memory.server_vectors : 0) +
-                         (graph ? std::ceil(gossip_vectors(s, *graph, z.rounds) * share) : 0) +
+                         (graph ? per_rank(gossip_vectors(s, *graph, z.rounds)) : 0) +
                          holders * kRecorderVectors + 1;
   double payload = 0;  // encoded bytes of one message (models without math send none)
   if (z.values > 0 && z.parameters > 0)
@@ -145,13 +145,15 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   const double state = 8 * d * vectors + 8 * local_n * z.model.worker_values + buffers * payload;
   e.pieces.push_back(
       {"model state", state,
-       fmt::format(
-           "{} model-sized vectors x {} values x 8 bytes, {} payload buffers of {}{}{}",
-           count(vectors), z.values, count(buffers), format_bytes(payload),
-           z.model.worker_values > 0 ? fmt::format(", {} workers x {} own values", count(local_n),
-                                                   count(z.model.worker_values))
-                                     : "",
-           z.ranks > 1 ? fmt::format(" (per rank: {} of {} workers)", count(local_n), s.workers)
+       fmt::format("{} model-sized vectors x {} values x 8 bytes, {} payload buffers of {}{}{}",
+                   count(vectors), z.values, count(buffers), format_bytes(payload),
+                   z.model.worker_values > 0
+                       ? fmt::format(", {} workers x {} own values",
+                                     z.ranks > 1 ? count(local_n) : std::to_string(s.workers),
+                                     count(z.model.worker_values))
+                       : "",
+                   z.ranks > 1
+                       ? fmt::format(" (per rank: {} of {} workers)", count(local_n), s.workers)
                        : ""),
        "workers"});
 

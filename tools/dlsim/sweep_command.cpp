@@ -59,8 +59,8 @@ std::string counts_text(const sim::SweepCounts& c) {
 SweepCommand::SweepCommand(CLI::App& app) {
   command_ = app.add_subcommand(
       "sweep", std::string(kDescription) + (MpiWorld::built_with_mpi()
-                                                ? " (built with MPI: under mpirun the ranks share "
-                                                  "the points)"
+                                                ? " (built with MPI: under mpirun the ranks take "
+                                                  "the points one at a time)"
                                                 : " (built without MPI)"));
   command_->add_option("scenario", scenario_, "Scenario JSON file (with --merge: the sweep folder)")
       ->required();
