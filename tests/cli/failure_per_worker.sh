@@ -12,19 +12,7 @@ source "$(dirname "$0")/lib/harness.sh"
 cli_setup "$@"
 
 for kind in dpsgd choco-sgd sgp; do
-  cat > "$tmp/$kind.json" <<JSON
-{"name": "fail-$kind", "workers": 9, "seed": 4,
- "data": {"source": "synthetic-classification", "samples": 4000, "features": 10, "classes": 2},
- "model": {"kind": "logistic"},
- "algorithm": {"kind": "$kind", "step_size": 0.1, "batch_size": 4
-   $([ "$kind" = choco-sgd ] && echo ', "consensus_step": 0.4, "compressor": {"kind": "top-k", "k": 4}')},
- "topology": {"kind": "torus", "dims": [3, 3]},
- "network": {"latency": "5us", "bandwidth": "1Gbps",
-             "faults": {"fail": [{"node": 3, "at": "60us"}, {"node": 6, "at": "150us"}]}},
- "stop": {"iterations": 40},
- "metrics": {"every": {"iterations": 5}, "per_worker": true},
- "output": {"save_model": true}}
-JSON
+  failure_scenario "$kind" > "$tmp/$kind.json"
   "$dlsim" run "$tmp/$kind.json" --out "$tmp/$kind" --quiet
   check "$kind: survivors keep their ids in workers.csv and workers/model_<id>.npy" \
     "$py" - "$tmp/$kind" <<'PY'

@@ -144,19 +144,7 @@ refused zero-workers workers "" "$tmp/zero.json"
 # summary.json's failures record equal the single process's, the failed workers on
 # different ranks (workers 3 and 6: ranks 0 and 1 of 2, ranks 1 and 2 of 3).
 for kind in dpsgd choco-sgd sgp; do
-  cat > "$tmp/fail-$kind.json" <<JSON
-{"name": "fail-$kind", "workers": 9, "seed": 4,
- "data": {"source": "synthetic-classification", "samples": 4000, "features": 10, "classes": 2},
- "model": {"kind": "logistic"},
- "algorithm": {"kind": "$kind", "step_size": 0.1, "batch_size": 4
-   $([ "$kind" = choco-sgd ] && echo ', "consensus_step": 0.4, "compressor": {"kind": "top-k", "k": 4}')},
- "topology": {"kind": "torus", "dims": [3, 3]},
- "network": {"latency": "5us", "bandwidth": "1Gbps",
-             "faults": {"fail": [{"node": 3, "at": "60us"}, {"node": 6, "at": "150us"}]}},
- "stop": {"iterations": 40},
- "metrics": {"every": {"iterations": 5}, "per_worker": true},
- "output": {"save_model": true}}
-JSON
+  failure_scenario "$kind" > "$tmp/fail-$kind.json"
   "$dlsim" run "$tmp/fail-$kind.json" --out "$tmp/fail-$kind.1" --quiet
   for k in 2 3; do
     mpirun -np $k "$dlsim" run "$tmp/fail-$kind.json" --out "$tmp/fail-$kind.$k" --quiet

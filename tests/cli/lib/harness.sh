@@ -7,6 +7,7 @@
 #   expect_refused NAME WHERE TEXT [CONTAINS] [-- dlsim-run args...]
 #   refusals_summary                     # prints the tally; fails if any case failed
 #   skip_without_mpi                     # exit 0 (SKIPPED) when dlsim has no MPI
+#   failure_scenario KIND > FILE         # a 3x3 torus run in which workers 3 and 6 fail
 
 # cli_setup DLSIM_BINARY [SOURCE_DIR]
 cli_setup() {
@@ -119,4 +120,26 @@ expect_refused_command() {
     echo "FAIL $name: $absent was created"; failures=$((failures + 1)); return
   fi
   echo "ok   $name: $first"
+}
+
+# failure_scenario KIND: prints a scenario of gossip algorithm KIND (dpsgd, choco-sgd, sgp)
+# on a 3x3 torus in which workers 3 and 6 fail mid-run (60 us and 150 us), with per-worker
+# metrics and saved models (failure_per_worker.sh, run_mpi.sh).
+failure_scenario() {
+  local kind=$1 extra=""
+  if [ "$kind" = choco-sgd ]; then
+    extra=', "consensus_step": 0.4, "compressor": {"kind": "top-k", "k": 4}'
+  fi
+  cat <<JSON
+{"name": "fail-$kind", "workers": 9, "seed": 4,
+ "data": {"source": "synthetic-classification", "samples": 4000, "features": 10, "classes": 2},
+ "model": {"kind": "logistic"},
+ "algorithm": {"kind": "$kind", "step_size": 0.1, "batch_size": 4$extra},
+ "topology": {"kind": "torus", "dims": [3, 3]},
+ "network": {"latency": "5us", "bandwidth": "1Gbps",
+             "faults": {"fail": [{"node": 3, "at": "60us"}, {"node": 6, "at": "150us"}]}},
+ "stop": {"iterations": 40},
+ "metrics": {"every": {"iterations": 5}, "per_worker": true},
+ "output": {"save_model": true}}
+JSON
 }
