@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -16,6 +17,20 @@
 namespace dlsim::models {
 
 namespace {
+
+// The uncompressed size a gzip file declares in its last four bytes (ISIZE, RFC 1952: the
+// size mod 2^32, little-endian), as a capacity hint only: 0 for a plain file, an unreadable
+// trailer, or a size above 1 GiB (a wrong hint costs at most that much reserved memory).
+std::size_t declared_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char magic[2] = {0, 0};
+  if (!in.read(reinterpret_cast<char*>(magic), 2) || magic[0] != 0x1f || magic[1] != 0x8b) return 0;
+  unsigned char trailer[4];
+  if (!in.seekg(-4, std::ios::end) || !in.read(reinterpret_cast<char*>(trailer), 4)) return 0;
+  const std::size_t size = std::size_t(trailer[0]) | std::size_t(trailer[1]) << 8 |
+                           std::size_t(trailer[2]) << 16 | std::size_t(trailer[3]) << 24;
+  return size <= (std::size_t(1) << 30) ? size : 0;
+}
 
 // The whole decompressed content of a gzip file (plain files are read as they are).
 std::vector<unsigned char> read_gzip(const std::string& path) {
@@ -27,6 +42,7 @@ std::vector<unsigned char> read_gzip(const std::string& path) {
   const std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
   if (!file) throw DataError(path, "cannot open file");
   std::vector<unsigned char> bytes;
+  bytes.reserve(declared_size(path));  // no regrowth copies of a 47 MB image file
   std::array<unsigned char, 1 << 16> buffer{};
   while (true) {
     const int got = gzread(file.get(), buffer.data(), unsigned(buffer.size()));
