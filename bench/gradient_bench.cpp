@@ -10,8 +10,10 @@
 
 #include <numeric>
 #include <random>
+#include <span>
 #include <vector>
 
+#include "models/objectives/logistic.hpp"
 #include "models/objectives/mlp.hpp"
 #include "models/objectives/softmax.hpp"
 
@@ -119,9 +121,46 @@ void BM_GemmMlpShape(benchmark::State& state) {
 
 }  // namespace
 
+// The small-model hot path (issue 18, benchmark case f): binary logistic regression,
+// d = 785 with the bias, batch 1, one random row per gradient out of `rows` (range(0)):
+// 1,024 rows (6.4 MB, cache-resident) against 60,000 (376 MB, Fashion-MNIST's training
+// set: every row comes from memory), to tell the gradient's own cost from the row fetch.
+void BM_LogisticBatch1(benchmark::State& state) {
+  const Index rows = state.range(0);
+  static std::vector<Dataset> sets;  // built once per size
+  Dataset* d = nullptr;
+  for (Dataset& s : sets)
+    if (s.size() == rows) d = &s;
+  if (d == nullptr) {
+    std::mt19937_64 rng(4);
+    std::uniform_real_distribution<double> pixel(0.0, 1.0);
+    Dataset out;
+    out.features.resize(rows, kFeatures);
+    for (Index i = 0; i < rows; ++i)
+      for (Index k = 0; k < kFeatures; ++k) out.features(i, k) = pixel(rng);
+    out.labels = Vector::NullaryExpr(rows, [&](Index) { return double(rng() % 2); });
+    out.classes = 2;
+    sets.push_back(std::move(out));
+    d = &sets.back();
+  }
+  const Logistic f(kFeatures, {.l2 = 1e-4, .l1 = 0}, true, {});
+  std::mt19937_64 rng(5);
+  const Vector w = f.initial_point(rng);
+  std::vector<Index> picks(4096);
+  for (Index& p : picks) p = Index(rng() % std::uint64_t(rows));
+  Vector grad;
+  std::size_t next = 0;
+  for (auto _ : state) {
+    const Index row = picks[next++ % picks.size()];
+    f.gradient(w, *d, std::span<const Index>(&row, 1), grad);
+    benchmark::DoNotOptimize(grad.data());
+  }
+}
+
 BENCHMARK(BM_SoftmaxGradient)->Arg(32)->Arg(256);
 BENCHMARK(BM_GemmSoftmaxShape)->Arg(32)->Arg(256);
 BENCHMARK(BM_MlpGradient)->Arg(32)->Arg(256);
 BENCHMARK(BM_GemmMlpShape)->Arg(32)->Arg(256);
+BENCHMARK(BM_LogisticBatch1)->Arg(1024)->Arg(60000)->Unit(benchmark::kNanosecond);
 
 BENCHMARK_MAIN();
