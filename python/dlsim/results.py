@@ -54,7 +54,8 @@ class Result:
         return self._model
 
     def worker_model(self, i):
-        """Worker i's model (workers/model_<i>.npy), or None when it was not saved."""
+        """Worker i's model (workers/model_<i>.npy), or None when it was not saved (or worker
+        i failed: network.faults.fail)."""
         return _load_npy(os.path.join(self.dir, "workers", f"model_{int(i)}.npy"))
 
     def __repr__(self):
