@@ -82,8 +82,12 @@ void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
   complete(k, std::move(complete_models));
 }
 
+bool Recorder::present(std::size_t holder, std::int64_t k) const {
+  return last_deposit_.empty() || last_deposit_[holder] >= k;
+}
+
 int Recorder::holders_at(std::int64_t k) const {
-  if (last_deposit_.empty()) return plan_.holders;
+  if (last_deposit_.empty()) return plan_.holders;  // O(1) on every deposit without failures
   return int(std::count_if(last_deposit_.begin(), last_deposit_.end(),
                            [k](std::int64_t last) { return last >= k; }));
 }
@@ -91,16 +95,16 @@ int Recorder::holders_at(std::int64_t k) const {
 std::vector<models::Vector> Recorder::present_models(std::int64_t k,
                                                      std::vector<models::Vector>&& models) const {
   if (last_deposit_.empty() || models.empty()) return std::move(models);
-  std::vector<models::Vector> present;
+  std::vector<models::Vector> present_ones;
   for (std::size_t h = 0; h < models.size(); ++h)
-    if (last_deposit_[h] >= k) present.push_back(std::move(models[h]));
-  return present;
+    if (present(h, k)) present_ones.push_back(std::move(models[h]));
+  return present_ones;
 }
 
-std::vector<int> Recorder::present_holders(std::int64_t k, std::size_t count) const {
+std::vector<int> Recorder::present_holders(std::int64_t k) const {
   std::vector<int> holders;
-  for (std::size_t h = 0; holders.size() < count && h < std::size_t(plan_.holders); ++h)
-    if (last_deposit_.empty() || last_deposit_[h] >= k) holders.push_back(int(h));
+  for (std::size_t h = 0; h < std::size_t(plan_.holders); ++h)
+    if (present(h, k)) holders.push_back(int(h));
   return holders;
 }
 
@@ -151,7 +155,7 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
 
 void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   const std::int64_t k = at.iteration;
-  const std::vector<int> holders = present_holders(k, models.size());
+  const std::vector<int> holders = present_holders(k);
   const auto t0 = Clock::now();
   Evaluation e;
   std::vector<WorkerMetrics> each;

@@ -76,12 +76,14 @@ class Recorder {
     std::vector<models::Vector> models;
   };
   bool scheduled(std::int64_t k) const;
-  // Holders that deposit iteration k, and the models of those (retired holders left out).
+  // Whether `holder` deposits iteration k (it has not retired before k); how many do, and
+  // the models of those (retired holders left out).
+  bool present(std::size_t holder, std::int64_t k) const;
   int holders_at(std::int64_t k) const;
   std::vector<models::Vector> present_models(std::int64_t k,
                                              std::vector<models::Vector>&& models) const;
-  // The holder (worker id) of each of present_models()'s `count` models at iteration k.
-  std::vector<int> present_holders(std::int64_t k, std::size_t count) const;
+  // The holders (worker ids) present at iteration k, in order: present_models()'s owners.
+  std::vector<int> present_holders(std::int64_t k) const;
   std::optional<double> epoch(std::int64_t k) const;
   void complete(std::int64_t k, std::vector<models::Vector>&& models);
   // When and at which counters an iteration completed.

@@ -126,15 +126,4 @@ void run_children(const NextCommand& next, int parallel, const PoolCallbacks& ca
   }
 }
 
-void run_children(const std::vector<ChildCommand>& commands, int parallel,
-                  const PoolCallbacks& callbacks) {
-  std::size_t next = 0;
-  run_children(
-      [&]() -> std::optional<ChildCommand> {
-        if (next == commands.size()) return std::nullopt;
-        return commands[next++];
-      },
-      parallel, callbacks);
-}
-
 }  // namespace dlsim::sim

@@ -41,10 +41,6 @@ using NextCommand = std::function<std::optional<ChildCommand>()>;
 /// callbacks name a command by its start order (0 for the first one `next` gave).
 void run_children(const NextCommand& next, int parallel, const PoolCallbacks& callbacks);
 
-/// Runs commands[0..n) with at most `parallel` children at once, in order of index.
-void run_children(const std::vector<ChildCommand>& commands, int parallel,
-                  const PoolCallbacks& callbacks);
-
 /// The path of the running executable (/proc/self/exe resolved).
 std::filesystem::path current_executable();
 

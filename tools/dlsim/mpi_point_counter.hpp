@@ -15,8 +15,9 @@ namespace dlsim::tool {
 
 class MpiPointCounter final : public sim::SharedPoints {
  public:
-  MpiPointCounter(const MpiWorld& world, std::size_t points);  // collective
-  ~MpiPointCounter() override;                                 // collective
+  /// Collective; needs an active MpiWorld (a build with MPI, started by mpirun).
+  MpiPointCounter(const MpiWorld& world, std::size_t points);
+  ~MpiPointCounter() override;  // collective
   MpiPointCounter(const MpiPointCounter&) = delete;
   MpiPointCounter& operator=(const MpiPointCounter&) = delete;
 
@@ -30,12 +31,9 @@ class MpiPointCounter final : public sim::SharedPoints {
   std::int64_t fetch_and_add(std::int64_t add);
 
   std::size_t points_;
-  bool active_;
   std::int64_t* counter_ = nullptr;  // on rank 0: the next point to hand out
-  struct Handles;                    // the MPI window and request (mpi.h stays in the .cpp)
+  struct Handles;  // the MPI window and the end's request (mpi.h stays in the .cpp)
   std::unique_ptr<Handles> mpi_;
-  bool finish_said_ = false;
-  std::int64_t local_next_ = 0;  // without MPI (one process)
 };
 
 }  // namespace dlsim::tool

@@ -83,12 +83,6 @@ bool MpiWorld::from_rank0(bool flag) {
   return flag;
 }
 
-void MpiWorld::barrier() {
-#ifdef DLSIM_WITH_MPI
-  if (active_) MPI_Barrier(MPI_COMM_WORLD);
-#endif
-}
-
 void MpiWorld::abort(int code) {
 #ifdef DLSIM_WITH_MPI
   if (active_) MPI_Abort(MPI_COMM_WORLD, code);

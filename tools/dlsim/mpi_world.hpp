@@ -32,7 +32,6 @@ class MpiWorld {
   int lowest_rank_with(bool flag);
   /// Collective: the value of `flag` on rank 0, on every rank.
   bool from_rank0(bool flag);
-  void barrier();
   /// Ends every rank of the job with `code` (for errors that are not agreed upon).
   [[noreturn]] void abort(int code);
 
