@@ -27,9 +27,9 @@ const Dataset& images() {
     std::uniform_real_distribution<double> pixel(0.0, 1.0);
     std::uniform_int_distribution<int> label(0, 9);
     Dataset out;
-    out.features.resize(kRows, 784);
+    out.features.owned().resize(kRows, 784);
     for (Index i = 0; i < kRows; ++i)
-      for (Index k = 0; k < 784; ++k) out.features(i, k) = pixel(rng);
+      for (Index k = 0; k < 784; ++k) out.features.owned()(i, k) = pixel(rng);
     out.labels.resize(kRows);
     for (Index i = 0; i < kRows; ++i) out.labels(i) = label(rng);
     out.classes = 10;

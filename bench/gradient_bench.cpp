@@ -32,9 +32,9 @@ const Dataset& data() {
     std::uniform_real_distribution<double> pixel(0.0, 1.0);
     std::uniform_int_distribution<int> label(0, kClasses - 1);
     Dataset out;
-    out.features.resize(kRows, kFeatures);
+    out.features.owned().resize(kRows, kFeatures);
     for (Index i = 0; i < kRows; ++i)
-      for (Index k = 0; k < kFeatures; ++k) out.features(i, k) = pixel(rng);
+      for (Index k = 0; k < kFeatures; ++k) out.features.owned()(i, k) = pixel(rng);
     out.labels.resize(kRows);
     for (Index i = 0; i < kRows; ++i) out.labels(i) = label(rng);
     out.classes = kClasses;
@@ -135,9 +135,9 @@ void BM_LogisticBatch1(benchmark::State& state) {
     std::mt19937_64 rng(4);
     std::uniform_real_distribution<double> pixel(0.0, 1.0);
     Dataset out;
-    out.features.resize(rows, kFeatures);
+    out.features.owned().resize(rows, kFeatures);
     for (Index i = 0; i < rows; ++i)
-      for (Index k = 0; k < kFeatures; ++k) out.features(i, k) = pixel(rng);
+      for (Index k = 0; k < kFeatures; ++k) out.features.owned()(i, k) = pixel(rng);
     out.labels = Vector::NullaryExpr(rows, [&](Index) { return double(rng() % 2); });
     out.classes = 2;
     sets.push_back(std::move(out));

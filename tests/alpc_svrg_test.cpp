@@ -53,7 +53,7 @@ TEST_CASE("ALPC-SVRG without compression is Katyusha, to 1e-10 over 100 steps", 
   const auto run = dlsim::test::prepared(doc);
   const auto& train = run.data->train;
   const auto& f = *run.objective;
-  const double L = dlsim::test::solve_normal_equations(train.features, train.labels, l2).lambda_max;
+  const double L = dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).lambda_max;
   doc["algorithm"]["L"] = L;
 
   for (const std::string option : {"I", "II"}) {
@@ -96,7 +96,7 @@ TEST_CASE("ALPC-SVRG without compression is Katyusha, to 1e-10 over 100 steps", 
       if ((k + 1) % 10 == 0) losses.push_back(f.loss(y, train));
     }
     const double f_star = f.loss(
-        dlsim::test::solve_normal_equations(train.features, train.labels, l2).minimizer, train);
+        dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).minimizer, train);
     CHECK(losses.back() - f_star > 1e-6);  // not converged yet: the losses still tell apart
     for (std::size_t r = 1; r < rows.size(); ++r) {
       INFO("iteration " << rows[r].iteration);
@@ -118,7 +118,7 @@ TEST_CASE("ALPC-SVRG with 4-bit lpc converges linearly", "[alpc-svrg]") {
       const auto run = dlsim::test::prepared(doc);
       const auto& train = run.data->train;
       const double f_star = run.objective->loss(
-          dlsim::test::solve_normal_equations(train.features, train.labels, 0.05).minimizer, train);
+          dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.05).minimizer, train);
       const auto rows = metrics_rows(dlsim::test::run_scenario(doc, "alpc").metrics_csv);
       const double gap0 = rows.front().train_loss - f_star;
       CHECK(rows.back().train_loss - f_star <= 1e-13 * gap0);
@@ -132,7 +132,7 @@ TEST_CASE("the smoothness estimate matches the closed forms", "[alpc-svrg]") {
     const auto run = dlsim::test::prepared(regression({{"kind", "alpc-svrg"}}, 10, 0.3));
     const auto& train = run.data->train;
     const double exact =
-        dlsim::test::solve_normal_equations(train.features, train.labels, 0.3).lambda_max;
+        dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.3).lambda_max;
     CHECK(dlsim::sim::estimate_smoothness(*run.objective, train) == Approx(exact).epsilon(1e-8));
   }
   SECTION("logistic: lambda_max(A^T A / N) / 4 + l2") {
@@ -142,7 +142,7 @@ TEST_CASE("the smoothness estimate matches the closed forms", "[alpc-svrg]") {
         {"model", {{"kind", "logistic"}, {"bias", false}, {"l2", 0.02}}},
         {"algorithm", {{"kind", "alpc-svrg"}}}};
     const auto run = dlsim::test::prepared(doc);
-    const auto& A = run.data->train.features;
+    const auto& A = run.data->train.features.view();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(A.transpose() * A / double(A.rows()));
     const double exact = eig.eigenvalues().maxCoeff() / 4 + 0.02;
     CHECK(dlsim::sim::estimate_smoothness(*run.objective, run.data->train) ==

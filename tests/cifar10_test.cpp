@@ -117,8 +117,8 @@ TEST_CASE("cifar10: small files decode byte for byte, channel-major, in [0,1]") 
   CHECK(split.test->labels(2) == 3);
   const Record t = pattern_record(0, 101);
   for (Index f = 0; f < 3072; f += 97) CHECK(split.test->features(1, f) == t[1 + f] / 255.0);
-  CHECK(split.train.features.minCoeff() >= 0.0);
-  CHECK(split.train.features.maxCoeff() <= 1.0);
+  CHECK(split.train.features.view().minCoeff() >= 0.0);
+  CHECK(split.train.features.view().maxCoeff() <= 1.0);
 }
 
 TEST_CASE("cifar10: truncated, missing, misnamed and bad-label files are refused with their path") {

@@ -54,7 +54,7 @@ Architecture custom(std::vector<LayerSpec> layers, cnn::Shape input = {1, 28, 28
 
 Dataset image_data(Index n, Index pixels, int classes, std::uint64_t seed) {
   Dataset data = classification_data(n, pixels, classes, seed);
-  data.features = (data.features.array() * 0.3 + 0.5).cwiseMax(0.0).cwiseMin(1.0).matrix();
+  data.features = (data.features.view().array() * 0.3 + 0.5).cwiseMax(0.0).cwiseMin(1.0).matrix();
   return data;
 }
 

@@ -41,7 +41,7 @@ Architecture resnet(int depth, double width, cnn::Shape input = {1, 28, 28}) {
 // Images in [0, 1] of the given size with labels in 0..classes−1.
 Dataset image_data(Index n, Index pixels, int classes, std::uint64_t seed) {
   Dataset data = classification_data(n, pixels, classes, seed);
-  data.features = (data.features.array() * 0.3 + 0.5).cwiseMax(0.0).cwiseMin(1.0).matrix();
+  data.features = (data.features.view().array() * 0.3 + 0.5).cwiseMax(0.0).cwiseMin(1.0).matrix();
   return data;
 }
 

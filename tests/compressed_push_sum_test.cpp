@@ -329,7 +329,7 @@ void check_least_squares(const LeastSquaresCase& c) {
   auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
   const auto& train = prepared.data->train;
   Eigen::MatrixXd a(train.size(), train.feature_count() + 1);
-  a << train.features, Eigen::VectorXd::Ones(train.size());
+  a << train.features.view(), Eigen::VectorXd::Ones(train.size());
   const Eigen::VectorXd w = (a.transpose() * a).ldlt().solve(a.transpose() * train.labels);
   const double optimum = 0.5 * (a * w - train.labels).squaredNorm() / double(train.size());
   CHECK(prepared.objective->loss(w, train) == Approx(optimum).epsilon(1e-9));

@@ -76,9 +76,9 @@ TEST_CASE("synthetic regression: shapes and determinism in the seed") {
   CHECK(x.feature_count() == 7);
   CHECK(x.labels.size() == 200);
   CHECK(x.classes == 0);
-  CHECK(x.features == y.features);
+  CHECK(x.features.view() == y.features.view());
   CHECK(x.labels == y.labels);
-  CHECK(x.features != z.features);
+  CHECK(x.features.view() != z.features.view());
   CHECK(x.labels != z.labels);
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("synthetic regression: noise-free labels are exactly linear") {
   std::mt19937_64 rng(3);
   const Dataset data = synthetic_regression(options, rng);
   // Least squares optimum via the normal equations reaches loss ~0.
-  const Eigen::MatrixXd a = data.features;
+  const Eigen::MatrixXd a = data.features.view();
   const Vector w = (a.transpose() * a).ldlt().solve(a.transpose() * data.labels);
   const LeastSquares ls(8, {}, false, {});
   CHECK(ls.loss(w, data) < 1e-20);
@@ -97,7 +97,7 @@ TEST_CASE("synthetic regression: noise-free labels are exactly linear") {
   std::mt19937_64 noisy_rng(3);
   const Dataset noisy = synthetic_regression(
       {.samples = 100, .features = 8, .noise = 0.5, .condition = 5.0}, noisy_rng);
-  const Eigen::MatrixXd an = noisy.features;
+  const Eigen::MatrixXd an = noisy.features.view();
   const Vector wn = (an.transpose() * an).ldlt().solve(an.transpose() * noisy.labels);
   CHECK(ls.loss(wn, noisy) > 0.05);  // noise cannot be fitted with 8 parameters
 }
@@ -108,7 +108,7 @@ TEST_CASE("synthetic regression: column variances follow the condition number") 
     std::mt19937_64 rng(11);
     const Dataset data = synthetic_regression(
         {.samples = 20000, .features = 5, .noise = 0.1, .condition = condition}, rng);
-    const Vector var = column_variances(data.features);
+    const Vector var = column_variances(data.features.view());
     const double ratio = var.maxCoeff() / var.minCoeff();
     CHECK(ratio == Approx(condition).epsilon(0.3));
     CHECK(var(0) == Approx(1.0).epsilon(0.1));  // the largest eigenvalue is 1
@@ -202,10 +202,10 @@ TEST_CASE("csv: errors carry the file and the 1-based line") {
 
 TEST_CASE("split_test_fraction moves a seeded random subset to the test set") {
   DataSplit split;
-  split.train.features.resize(10, 2);
+  split.train.features.owned().resize(10, 2);
   split.train.labels.resize(10);
   for (Index i = 0; i < 10; ++i) {
-    split.train.features.row(i) << double(i), double(10 * i);
+    split.train.features.owned().row(i) << double(i), double(10 * i);
     split.train.labels(i) = double(i);
   }
   split.train.classes = 3;
@@ -258,20 +258,20 @@ TEST_CASE("split_test_fraction moves a seeded random subset to the test set") {
 
 TEST_CASE("normalize: standard uses training statistics for both splits") {
   DataSplit split;
-  split.train.features.resize(4, 3);
-  split.train.features << 1, 10, 7,  //
+  split.train.features.owned().resize(4, 3);
+  split.train.features.owned() << 1, 10, 7,  //
       2, 20, 7,                      //
       3, 30, 7,                      //
       6, 60, 7;
   split.train.labels = Vector::Zero(4);
   Dataset test;
-  test.features.resize(1, 3);
-  test.features << 4, 0, 9;
+  test.features.owned().resize(1, 3);
+  test.features.owned() << 4, 0, 9;
   test.labels = Vector::Zero(1);
   split.test = test;
 
   normalize(split, "standard");
-  const Matrix& x = split.train.features;
+  const Matrix& x = split.train.features.view();
   const Eigen::RowVectorXd mean = x.colwise().mean();
   CHECK(std::abs(mean(0)) < 1e-12);
   CHECK(std::abs(mean(1)) < 1e-12);
@@ -290,16 +290,16 @@ TEST_CASE("normalize: minmax maps the training set into [0, 1]") {
   DataSplit split;
   split.train =
       synthetic_regression({.samples = 50, .features = 4, .noise = 0.1, .condition = 3}, rng);
-  split.train.features.col(3).setConstant(-2.5);
+  split.train.features.owned().col(3).setConstant(-2.5);
   split.test =
       synthetic_regression({.samples = 5, .features = 4, .noise = 0.1, .condition = 3}, rng);
-  const double min0 = split.train.features.col(0).minCoeff();
-  const double max0 = split.train.features.col(0).maxCoeff();
+  const double min0 = split.train.features.view().col(0).minCoeff();
+  const double max0 = split.train.features.view().col(0).maxCoeff();
   const double test0 = split.test->features(0, 0);
   const Vector labels = split.train.labels;
 
   normalize(split, "minmax");
-  const Matrix& x = split.train.features;
+  const Matrix& x = split.train.features.view();
   CHECK(x.minCoeff() >= 0.0);
   CHECK(x.maxCoeff() <= 1.0);
   for (Index k = 0; k < 3; ++k) {
@@ -316,20 +316,20 @@ TEST_CASE("normalize: none and unknown kinds") {
   split.train.features = Matrix::Constant(3, 2, 4.0);
   split.train.labels = Vector::Zero(3);
   normalize(split, "none");
-  CHECK(split.train.features == Matrix::Constant(3, 2, 4.0));
+  CHECK(split.train.features.view() == Matrix::Constant(3, 2, 4.0));
   CHECK_THROWS_AS(normalize(split, "zscore"), std::invalid_argument);
 }
 
 TEST_CASE("normalize_channels: given and fitted per-channel statistics, both splits") {
   // Two channels of two pixels each, channel-major: columns (c0 p0, c0 p1, c1 p0, c1 p1).
   DataSplit split;
-  split.train.features.resize(2, 4);
-  split.train.features << 0, 2, 5, 5,  //
+  split.train.features.owned().resize(2, 4);
+  split.train.features.owned() << 0, 2, 5, 5,  //
       4, 6, 5, 5;
   split.train.labels = Vector::Zero(2);
   Dataset test;
-  test.features.resize(1, 4);
-  test.features << 3, 1, 6, 4;
+  test.features.owned().resize(1, 4);
+  test.features.owned() << 3, 1, 6, 4;
   test.labels = Vector::Zero(1);
   split.test = test;
 
@@ -338,8 +338,8 @@ TEST_CASE("normalize_channels: given and fitted per-channel statistics, both spl
   Matrix expected(2, 4);
   expected << -1, 3, 2, 2,  //
       7, 11, 2, 2;
-  CHECK(given.train.features == expected);
-  CHECK(given.test->features == (Matrix(1, 4) << 5, 1, 2.5, 1.5).finished());
+  CHECK(given.train.features.view() == expected);
+  CHECK(given.test->features.view() == (Matrix(1, 4) << 5, 1, 2.5, 1.5).finished());
 
   // Fitted: channel 0 holds 0, 2, 4, 6 (mean 3, population variance (9+1+1+9)/4 = 5);
   // channel 1 is constant 5, so it is centred only.
@@ -347,8 +347,8 @@ TEST_CASE("normalize_channels: given and fitted per-channel statistics, both spl
   const double sd = std::sqrt(5.0);
   expected << -3 / sd, -1 / sd, 0, 0,  //
       1 / sd, 3 / sd, 0, 0;
-  CHECK((split.train.features - expected).cwiseAbs().maxCoeff() < 1e-15);
-  CHECK((split.test->features - (Matrix(1, 4) << 0, -2 / sd, 1, -1).finished())
+  CHECK((split.train.features.view() - expected).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((split.test->features.view() - (Matrix(1, 4) << 0, -2 / sd, 1, -1).finished())
             .cwiseAbs()
             .maxCoeff() < 1e-15);
   CHECK_THROWS_AS(normalize_channels(split, 3, {}, {}), std::invalid_argument);

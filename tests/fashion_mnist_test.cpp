@@ -63,15 +63,15 @@ TEST_CASE("fashion-mnist: the Debian files load as 60k/10k images in [0,1]") {
   REQUIRE(split.test);
   REQUIRE(split.test->size() == 10000);
   CHECK(split.train.classes == 10);
-  CHECK(split.train.features.minCoeff() == 0.0);
-  CHECK(split.train.features.maxCoeff() == 1.0);
+  CHECK(split.train.features.view().minCoeff() == 0.0);
+  CHECK(split.train.features.view().maxCoeff() == 1.0);
   // The official split is balanced: 6000 training and 1000 test images per class.
   for (int c = 0; c < 10; ++c) {
     CHECK((split.train.labels.array() == c).count() == 6000);
     CHECK((split.test->labels.array() == c).count() == 1000);
   }
   // Every pixel is a multiple of 1/255.
-  const Eigen::ArrayXXd scaled = split.test->features.array() * 255.0;
+  const Eigen::ArrayXXd scaled = split.test->features.view().array() * 255.0;
   CHECK((scaled - scaled.round()).abs().maxCoeff() < 1e-9);
 }
 
@@ -91,10 +91,10 @@ TEST_CASE("fashion-mnist: normalize channel with mean 0.5 and std 0.5 gives [-1,
                                    {"model", {{"kind", "softmax"}}}};
   const auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(scenario));
   const DataSplit raw = load_fashion_mnist(kDebianDir);
-  CHECK(prepared.data->train.features == (raw.train.features.array() * 2 - 1).matrix());
-  CHECK(prepared.data->test->features == (raw.test->features.array() * 2 - 1).matrix());
-  CHECK(prepared.data->train.features.minCoeff() == -1.0);
-  CHECK(prepared.data->train.features.maxCoeff() == 1.0);
+  CHECK(prepared.data->train.features.view() == (raw.train.features.view().array() * 2 - 1).matrix());
+  CHECK(prepared.data->test->features.view() == (raw.test->features.view().array() * 2 - 1).matrix());
+  CHECK(prepared.data->train.features.view().minCoeff() == -1.0);
+  CHECK(prepared.data->train.features.view().maxCoeff() == 1.0);
 }
 
 TEST_CASE("fashion-mnist: a tiny valid file pair decodes byte for byte") {

@@ -17,10 +17,10 @@ Dataset gaussian_data(Index n, Index d, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   Dataset data;
-  data.features.resize(n, d);
+  data.features.owned().resize(n, d);
   data.labels.resize(n);
   for (Index i = 0; i < n; ++i) {
-    for (Index k = 0; k < d; ++k) data.features(i, k) = normal(rng);
+    for (Index k = 0; k < d; ++k) data.features.owned()(i, k) = normal(rng);
     data.labels(i) = 3.0 * normal(rng) + 1.5;  // offset so the bias matters
   }
   return data;
@@ -43,7 +43,7 @@ std::vector<Index> all_rows(Index n) {
 // The design matrix with a column of ones appended when the model has a bias.
 Eigen::MatrixXd design(const Dataset& data, bool bias) {
   Eigen::MatrixXd a(data.size(), data.feature_count() + (bias ? 1 : 0));
-  a.leftCols(data.feature_count()) = data.features;
+  a.leftCols(data.feature_count()) = data.features.view();
   if (bias) a.col(data.feature_count()).setOnes();
   return a;
 }
@@ -94,7 +94,7 @@ TEST_CASE("least squares: batch gradient matches finite differences of the batch
   const LeastSquares ls(4, {.l2 = 0.1, .l1 = 0.0}, true, {});
   const std::vector<Index> rows = {17, 2, 9, 25, 4};
   Dataset batch;
-  batch.features = data.features(rows, Eigen::all);
+  batch.features = data.features.view()(rows, Eigen::all);
   batch.labels = data.labels(rows);
   const Vector w = random_vector(5, 4);
   Vector grad;
@@ -186,8 +186,8 @@ TEST_CASE("least squares: the bias is not regularized") {
 
 TEST_CASE("least squares: l1 and l2 terms in the loss") {
   Dataset data;
-  data.features.resize(2, 2);
-  data.features << 1, 2, 3, 4;
+  data.features.owned().resize(2, 2);
+  data.features.owned() << 1, 2, 3, 4;
   data.labels.resize(2);
   data.labels << 1, 2;
   Vector w(3);

@@ -46,7 +46,7 @@ TEST_CASE("libsvm: sparse rows become dense, 1-based indices, comments and blank
   expected << 0.5, 0, -2, 0, 0,  //
       0, 0.1, 0, 0, 0,           //
       1, 0, 0, 4, 0;
-  CHECK(data.features == expected);
+  CHECK(data.features.view() == expected);
   CHECK(data.labels == Vector::Map(std::vector<double>{1, -1, 1}.data(), 3));
   CHECK(data.classes == 0);
 }

@@ -18,7 +18,7 @@ Dataset binary_data(Index n, Index d, std::uint64_t seed) {
   Dataset data = classification_data(n, d, 2, seed);
   const Vector w_star = random_vector(d, seed + 1);
   const Vector noise = random_vector(n, seed + 2);
-  const Vector z = data.features * w_star + noise;
+  const Vector z = data.features.view() * w_star + noise;
   data.labels = (z.array() + 0.5 > 0).select(Vector::Ones(n), -Vector::Ones(n));
   return data;
 }
@@ -27,7 +27,7 @@ Dataset binary_data(Index n, Index d, std::uint64_t seed) {
 Vector newton_optimum(const Dataset& data, bool bias, double l2) {
   const Index d = data.feature_count(), p = d + (bias ? 1 : 0), n = data.size();
   Eigen::MatrixXd a(n, p);
-  a.leftCols(d) = data.features;
+  a.leftCols(d) = data.features.view();
   if (bias) a.col(d).setOnes();
   Vector w = Vector::Zero(p);
   for (int it = 0; it < 50; ++it) {
@@ -68,8 +68,8 @@ TEST_CASE("logistic: gradient matches central finite differences") {
 
 TEST_CASE("logistic: loss by hand and the unregularized bias") {
   Dataset data;
-  data.features.resize(2, 1);
-  data.features << 1.0, -2.0;
+  data.features.owned().resize(2, 1);
+  data.features.owned() << 1.0, -2.0;
   data.labels.resize(2);
   data.labels << 1.0, -1.0;
   Vector w(2);
@@ -99,7 +99,7 @@ TEST_CASE("logistic: full-batch gradient descent reaches Newton's optimum to 1e-
 
     // Step 1/L with L = λmax(AᵀA)/(4N) + λ2 ≥ the smoothness constant.
     Eigen::MatrixXd a(data.size(), f.dimension());
-    a.leftCols(4) = data.features;
+    a.leftCols(4) = data.features.view();
     if (bias) a.col(4).setOnes();
     const double top =
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a.transpose() * a).eigenvalues().maxCoeff();

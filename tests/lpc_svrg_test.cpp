@@ -23,7 +23,7 @@ json lpc_svrg(const std::string& collective, json extra = json::object()) {
 double relative_distance_bound(const json& doc, double loss) {
   const auto run = dlsim::test::prepared(doc);
   const auto& train = run.data->train;
-  const auto ne = dlsim::test::solve_normal_equations(train.features, train.labels, 0.0);
+  const auto ne = dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.0);
   const double f_star = run.objective->loss(ne.minimizer, train);
   return std::sqrt(2 * std::max(loss - f_star, 0.0) / ne.lambda_min) / ne.minimizer.norm();
 }

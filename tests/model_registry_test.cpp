@@ -36,9 +36,9 @@ struct GridSource final : DataOptions {
   Index points = 0, dims = 0;
   DataSplit load(std::mt19937_64& /*rng*/) const override {
     DataSplit split;
-    split.train.features.resize(points, dims);
+    split.train.features.owned().resize(points, dims);
     for (Index i = 0; i < points; ++i)
-      for (Index k = 0; k < dims; ++k) split.train.features(i, k) = coordinate(i, k);
+      for (Index k = 0; k < dims; ++k) split.train.features.owned()(i, k) = coordinate(i, k);
     split.train.labels = Vector::Zero(points);
     return split;
   }

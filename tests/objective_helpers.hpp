@@ -28,10 +28,10 @@ inline Dataset classification_data(Index n, Index d, int classes, std::uint64_t 
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> label(0, classes - 1);
   Dataset data;
-  data.features.resize(n, d);
+  data.features.owned().resize(n, d);
   data.labels.resize(n);
   for (Index i = 0; i < n; ++i) {
-    for (Index k = 0; k < d; ++k) data.features(i, k) = normal(rng);
+    for (Index k = 0; k < d; ++k) data.features.owned()(i, k) = normal(rng);
     data.labels(i) = label(rng);
   }
   data.classes = classes;
@@ -47,7 +47,7 @@ inline std::vector<Index> all_rows(Index n) {
 /// The rows of `data` listed in `rows`, as a data set of their own.
 inline Dataset subset(const Dataset& data, const std::vector<Index>& rows) {
   Dataset out;
-  out.features = data.features(rows, Eigen::all);
+  out.features = data.features.view()(rows, Eigen::all);
   out.labels = data.labels(rows);
   out.classes = data.classes;
   return out;

@@ -75,8 +75,8 @@ TEST_CASE("softmax: layout, tensor sizes, regularizers skip the bias") {
 
 TEST_CASE("softmax: accuracy of a hand-made model") {
   Dataset data;
-  data.features.resize(3, 2);
-  data.features << 1, 0, 0, 1, 1, 1;
+  data.features.owned().resize(3, 2);
+  data.features.owned() << 1, 0, 0, 1, 1, 1;
   data.labels.resize(3);
   data.labels << 0, 1, 0;
   data.classes = 2;

@@ -24,7 +24,7 @@ json svrg(const std::string& collective, json extra = json::object()) {
 double relative_distance_bound(const json& doc, double loss) {
   const auto run = dlsim::test::prepared(doc);
   const auto& train = run.data->train;
-  const auto ne = dlsim::test::solve_normal_equations(train.features, train.labels, 0.0);
+  const auto ne = dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.0);
   const double f_star = run.objective->loss(ne.minimizer, train);
   return std::sqrt(2 * std::max(loss - f_star, 0.0) / ne.lambda_min) / ne.minimizer.norm();
 }
@@ -68,7 +68,7 @@ TEST_CASE("prox-SVRG reaches the lasso solution that coordinate descent finds", 
   const json model = {{"kind", "least-squares"}, {"bias", false}, {"l1", l1}};
   const json doc = dlsim::test::svrg_regression(svrg("allgather"), 800, 0.3, model);
   const auto run = dlsim::test::prepared(doc);
-  const Eigen::MatrixXd& A = run.data->train.features;
+  const Eigen::MatrixXd& A = run.data->train.features.view();
   const Eigen::VectorXd& b = run.data->train.labels;
   const double N = double(A.rows());
   // cyclic coordinate descent: w_j ← S(A_jᵀ r_j / N, λ1) / (||A_j||² / N)

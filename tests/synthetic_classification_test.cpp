@@ -11,7 +11,7 @@ TEST_CASE("synthetic classification: shape, labels, determinism") {
   std::mt19937_64 a(1), b(1);
   const Dataset x = synthetic_classification({500, 7, 3, 2.0}, a);
   const Dataset y = synthetic_classification({500, 7, 3, 2.0}, b);
-  CHECK(x.features == y.features);
+  CHECK(x.features.view() == y.features.view());
   CHECK(x.labels == y.labels);
   CHECK(x.size() == 500);
   CHECK(x.feature_count() == 7);
@@ -30,7 +30,7 @@ TEST_CASE("synthetic classification: within-class spread is 1, centres separate 
     std::vector<Index> rows;
     for (Index i = 0; i < data.size(); ++i)
       if (data.labels(i) == c) rows.push_back(i);
-    const Matrix members = data.features(rows, Eigen::all);
+    const Matrix members = data.features.view()(rows, Eigen::all);
     mean[c] = members.colwise().mean();
     spread += (members.rowwise() - mean[c]).squaredNorm() / double(members.rows() * d) / 2.0;
   }

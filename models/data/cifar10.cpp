@@ -53,7 +53,7 @@ Dataset load_cifar_records(const std::vector<std::string>& paths) {
     n += size / kCifarRecord;
   }
   Dataset data;
-  data.features.resize(n, kCifarPixels);
+  data.features.owned().resize(n, kCifarPixels);
   data.labels.resize(n);
   data.classes = 10;
   using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -67,7 +67,7 @@ Dataset load_cifar_records(const std::vector<std::string>& paths) {
       if (table(r, 0) > 9)
         throw DataError(paths[f], "record " + std::to_string(r + 1) + " has label " +
                                       std::to_string(int(table(r, 0))) + " outside 0..9");
-    data.features.middleRows(row, records) = table.rightCols(kCifarPixels).cast<double>() / 255.0;
+    data.features.owned().middleRows(row, records) = table.rightCols(kCifarPixels).cast<double>() / 255.0;
     data.labels.segment(row, records) = table.col(0).cast<double>();
     row += records;
   }

@@ -63,7 +63,7 @@ Dataset load_csv(const std::string& path, const std::string& label_column) {
   const Index rows = Index(lines.size() - 1);
   const Index columns = Index(header.size());
   Dataset data;
-  data.features.resize(rows, columns - 1);
+  data.features.owned().resize(rows, columns - 1);
   data.labels.resize(rows);
   for (Index r = 0; r < rows; ++r) {
     const std::size_t line_no = std::size_t(r) + 2;
@@ -82,7 +82,7 @@ Dataset load_csv(const std::string& path, const std::string& label_column) {
       if (c == label) {
         data.labels(r) = value;
       } else {
-        data.features(r, feature++) = value;
+        data.features.owned()(r, feature++) = value;
       }
     }
   }

@@ -9,14 +9,14 @@
 
 #include <Eigen/Dense>
 
+#include "models/data/feature_matrix.hpp"
+
 namespace dlsim::models {
 
-using Index = Eigen::Index;
 using Vector = Eigen::VectorXd;
-using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 struct Dataset {
-  Matrix features;  // samples x features
+  FeatureMatrix features;  // samples x features: owned, or shared by the ranks of a machine
   Vector labels;    // samples
   int classes = 0;  // 0: regression targets
 

@@ -105,7 +105,7 @@ Dataset densify(const LibsvmFile& file, Index features) {
       if (index >= features)
         throw DataError(file.path, "feature index " + std::to_string(index + 1) + " exceeds the " +
                                        std::to_string(features) + " features of the training file");
-      data.features(Index(r), index) = value;
+      data.features.owned()(Index(r), index) = value;
     }
   data.classes = 0;
   return data;

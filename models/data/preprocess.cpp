@@ -19,7 +19,7 @@ namespace {
 
 Dataset take_rows(const Dataset& data, const std::vector<Index>& rows) {
   Dataset out;
-  out.features = data.features(rows, Eigen::all);
+  out.features = Matrix(data.features.view()(rows, Eigen::all));
   out.labels = data.labels(rows);
   out.classes = data.classes;
   return out;
@@ -56,7 +56,7 @@ void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng
 
 void normalize_channels(DataSplit& split, Index channels, std::vector<double> mean,
                         std::vector<double> std) {
-  Matrix& train = split.train.features;
+  Matrix& train = split.train.features.owned();
   if (channels < 1 || train.cols() % channels != 0)
     throw std::invalid_argument("normalize: " + std::to_string(train.cols()) +
                                 " features do not split into " + std::to_string(channels) +
@@ -80,7 +80,7 @@ void normalize_channels(DataSplit& split, Index channels, std::vector<double> me
     }
   };
   apply(train);
-  if (split.test) apply(split.test->features);
+  if (split.test) apply(split.test->features.owned());
 }
 
 void normalize(DataSplit& split, const std::string& kind) {
@@ -89,7 +89,7 @@ void normalize(DataSplit& split, const std::string& kind) {
                                 "\" (expected none, standard or minmax)");
   }
   if (kind == "none") return;
-  Matrix& train = split.train.features;
+  Matrix& train = split.train.features.owned();
   if (train.rows() == 0) throw std::invalid_argument("normalize: empty training set");
   if (split.test && split.test->feature_count() != train.cols()) {
     throw std::invalid_argument("normalize: train and test sets have different feature counts");
@@ -113,7 +113,7 @@ void normalize(DataSplit& split, const std::string& kind) {
     scale = constant.select(Eigen::RowVectorXd::Ones(min.size()), max - min);
   }
   transform(train, shift, scale);
-  if (split.test) transform(split.test->features, shift, scale);
+  if (split.test) transform(split.test->features.owned(), shift, scale);
 }
 
 }  // namespace dlsim::models

@@ -26,12 +26,12 @@ Dataset synthetic_classification(const SyntheticClassificationOptions& options,
 
   rng::UniformInt<int> label(0, classes - 1);
   Dataset data;
-  data.features.resize(n, d);
+  data.features.owned().resize(n, d);
   data.labels.resize(n);
   for (Index i = 0; i < n; ++i) {
     const int c = label(rng);
     data.labels(i) = c;
-    for (Index k = 0; k < d; ++k) data.features(i, k) = centres(c, k) + normal(rng);
+    for (Index k = 0; k < d; ++k) data.features.owned()(i, k) = centres(c, k) + normal(rng);
   }
   data.classes = classes;
   return data;

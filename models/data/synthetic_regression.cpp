@@ -32,11 +32,11 @@ Dataset synthetic_regression(const SyntheticRegressionOptions& options, std::mt1
   for (Index k = 0; k < d; ++k) w_star(k) = normal(rng);
 
   Dataset data;
-  data.features.resize(n, d);
+  data.features.owned().resize(n, d);
   for (Index i = 0; i < n; ++i) {
-    for (Index k = 0; k < d; ++k) data.features(i, k) = scale(k) * normal(rng);
+    for (Index k = 0; k < d; ++k) data.features.owned()(i, k) = scale(k) * normal(rng);
   }
-  data.labels.noalias() = data.features * w_star;
+  data.labels.noalias() = data.features.owned() * w_star;
   for (Index i = 0; i < n; ++i) data.labels(i) += options.noise * normal(rng);
   data.classes = 0;
   return data;

@@ -98,7 +98,7 @@ template <class T>
 void batch_gradient(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
                     std::span<const Index> rows, int classes, Vector& grad) {
   Scratch<T>& s = scratch<T>();
-  s.x = data.features(rows, Eigen::all);
+  s.x = data.features.view()(rows, Eigen::all);
   s.labels.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i)
     s.labels[i] = class_index(data.labels(rows[i]), classes, kConvNetName);
