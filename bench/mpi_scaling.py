@@ -27,6 +27,15 @@ start-up included), median over --runs. Target: 2 ranks × 1 thread ≥ 1.7× fa
 1 rank × 1 thread. The table also gives each rank's `busy_wall_s` (its compute phases)
 and rank 0's `wall_metrics_s` from summary.json, to show where the rest of the time goes.
 
+Part 3, machine memory (cases machine-k1, machine-k2, machine-k2-per-rank, machine-k4,
+machine-k4-per-rank): part 1's scenario, with the data set held once per machine (the
+default: the machine's lowest rank loads it into an MPI shared-memory window, the others
+map it) or once per rank (`--data-per-rank`). Peak RSS counts a shared page in every rank
+that touched it, so this part samples each dlsim process's proportional set size (Pss in
+/proc/PID/smaps_rollup: a shared page counts 1/N in each of the N processes mapping it)
+every 20 ms and reports the peak of their sum (what the job costs the machine) and each
+rank's own peak Pss, medians over --runs. Sampling may miss a peak shorter than 20 ms.
+
 Results: metrics.csv (every column but wall_s) of every run, and in part 2 also model.npy
 (output.save_model), must equal the single-process run's byte for byte; otherwise the
 script prints which and exits 1 (also when a run fails). Targets missed are reported, not
@@ -84,7 +93,13 @@ CASES = {
     "time-k2t1": ("time", 2, 1),
     "time-k1t2": ("time", 1, 2),
     "time-k2t2": ("time", 2, 2),
+    "machine-k1": ("machine", 1, 1),
+    "machine-k2": ("machine", 2, 1),
+    "machine-k2-per-rank": ("machine", 2, 1),
+    "machine-k4": ("machine", 4, 1),
+    "machine-k4-per-rank": ("machine", 4, 1),
 }
+PARTS = ("mem", "time", "machine")
 MEM_TARGET = 0.60      # per-rank peak at K = 2 / single-process peak, shared part excluded
 TIME_TARGET = 1.7      # speedup of 2 ranks x 1 thread over 1 rank x 1 thread
 MB = 1e6
@@ -113,27 +128,74 @@ class Runner:
         self.env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                         OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
-    def run(self, label, scenario, sets, ranks, threads):
-        """Runs once; returns (wall seconds, out dir) or None when the run failed."""
+    def run(self, label, scenario, sets, ranks, threads, flags=(), sample=False):
+        """Runs once; returns (wall seconds, out dir, pss) or None when the run failed.
+        pss (with sample=True): (peak of the sum of the dlsim processes' Pss, [each
+        process's peak Pss] in start order), in bytes; else None."""
         self.count += 1
         out = os.path.join(self.tmp, f"{label}-{self.count}")
-        cmd = [self.dlsim, "run", scenario, "--out", out, "--quiet", "--threads", str(threads)]
+        cmd = [self.dlsim, "run", scenario, "--out", out, "--quiet", "--threads", str(threads),
+               *flags]
         for s in sets:
             cmd += ["--set", s]
         if ranks > 1:
             cmd = [self.mpirun, *self.mpirun_args, "-np", str(ranks), *cmd]
         t0 = time.perf_counter()
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=self.env, cwd=ROOT)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=self.env, cwd=ROOT)
+        pss = sample_pss(p, out) if sample else None
+        stdout, stderr = p.communicate()
         wall = time.perf_counter() - t0
         if p.returncode != 0 or not os.path.exists(os.path.join(out, "summary.json")):
-            msg = (p.stderr.strip() or p.stdout.strip()).splitlines()[-5:]
+            msg = (stderr.strip() or stdout.strip()).splitlines()[-5:]
             print(f"  FAILED {label} (exit {p.returncode}): {shlex.join(cmd)}", file=sys.stderr)
             for line in msg:
                 print(f"    {line}", file=sys.stderr)
             self.failed.append(label)
             return None
-        return wall, out
+        return wall, out, pss
+
+
+def dlsim_pids(out):
+    """The dlsim processes whose command line has the output folder `out`."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and os.path.basename(argv[0]) == b"dlsim" and out.encode() in argv:
+            pids.append(int(pid))
+    return pids
+
+
+def pss_of(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def sample_pss(p, out, every=0.02):
+    """Samples the Pss of `out`'s dlsim processes until `p` ends (stdout and stderr are
+    small: the runs are --quiet)."""
+    peak_sum, peaks = 0, {}
+    while p.poll() is None:
+        total = 0
+        for pid in dlsim_pids(out):
+            v = pss_of(pid)
+            total += v
+            peaks[pid] = max(peaks.get(pid, 0), v)
+        peak_sum = max(peak_sum, total)
+        time.sleep(every)
+    return peak_sum, [peaks[pid] for pid in sorted(peaks)]
 
 
 def summary(out):
@@ -308,13 +370,52 @@ def part_time(r, cases, runs, iterations):
     return bad, speed
 
 
+def part_machine(r, cases, runs):
+    print(f"\n## Part 3: machine memory, part 1's scenario ({MEM_WORKERS} workers, MLP, "
+          f"Fashion-MNIST), the data set once per machine or once per rank")
+    scen = os.path.join(r.tmp, "mlp64.json")
+    with open(scen, "w") as f:
+        json.dump(MLP_SCENARIO, f, indent=1)
+    rows, outs = {}, []
+    for case in cases:
+        _, k, t = CASES[case]
+        flags = ["--data-per-rank"] if case.endswith("per-rank") else []
+        sums, ranks = [], []
+        for i in range(runs):
+            res = r.run(case, scen, [], k, t, flags, sample=True)
+            if not res:
+                continue
+            sums.append(res[2][0])
+            ranks.append(res[2][1])
+            outs.append((f"{case}#{i + 1}", res[1]))
+        if sums and all(len(x) == k for x in ranks):
+            rows[case] = (statistics.median(sums), [statistics.median(c) for c in zip(*ranks)])
+        elif sums:
+            print(f"  {case}: a run's processes were not all sampled; no row")
+    bad = check_identical("part 3", outs)
+    print()
+    print("| K | data set | peak Pss sum MB | each rank's peak Pss MB |")
+    print("|---|---|---|---|")
+    for case in cases:
+        if case not in rows:
+            continue
+        _, k, _ = CASES[case]
+        where = "per rank" if case.endswith("per-rank") or k == 1 else "per machine"
+        total, each = rows[case]
+        print(f"| {k} | {where} | {total / MB:.0f} | {' / '.join(f'{e / MB:.0f}' for e in each)} |")
+    print(f"\n(median of {runs} runs; Pss sampled every 20 ms; rank 0 first, which loads the "
+          f"data when it is per machine)")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dlsim", default=os.path.join(ROOT, "build", "bin", "dlsim"))
     ap.add_argument("--runs", type=int, default=3, help="runs per case; the median is shown")
     ap.add_argument("--cases", default="mem,time",
-                    help="comma list of cases or parts: mem, time, " + ", ".join(CASES))
+                    help="comma list of cases or parts: mem, time, machine, " +
+                    ", ".join(CASES))
     ap.add_argument("--iterations", type=int, default=300,
                     help="part 2's iterations (default 300: a 1 × 1 run takes ~40 s)")
     ap.add_argument("--mpirun", default="mpirun")
@@ -324,18 +425,18 @@ def main():
 
     cases = []
     for c in [c.strip() for c in args.cases.split(",") if c.strip()]:
-        if c in ("mem", "time"):
+        if c in PARTS:
             cases += [k for k, v in CASES.items() if v[0] == c]
         elif c in CASES:
             cases.append(c)
         else:
-            ap.error(f"unknown case {c!r}; known: mem, time, {', '.join(CASES)}")
+            ap.error(f"unknown case {c!r}; known: {', '.join(PARTS)}, {', '.join(CASES)}")
     cases = [c for c in CASES if c in cases]  # table order; K = 1 first (the reference)
     if not os.access(args.dlsim, os.X_OK):
         ap.error(f"no dlsim binary at {args.dlsim}")
     if any(CASES[c][1] > 1 for c in cases) and shutil.which(args.mpirun) is None:
         ap.error(f"{args.mpirun} not found")
-    for part in ("mem", "time"):
+    for part in PARTS:
         sel = [c for c in cases if CASES[c][0] == part]
         if sel and CASES[sel[0]][1:] != (1, 1):
             print(f"note: part {part} has no 1-rank 1-thread case: results compared against "
@@ -353,6 +454,9 @@ def main():
             bad += part_memory(r, mem, args.runs)[0]
         if tim:
             bad += part_time(r, tim, args.runs, args.iterations)[0]
+        machine = [c for c in cases if CASES[c][0] == "machine"]
+        if machine:
+            bad += part_machine(r, machine, args.runs)
     finally:
         print(f"\nload average after: {uptime()}")
         if args.keep:

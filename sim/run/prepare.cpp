@@ -5,6 +5,7 @@
 // statistics) → labels fitted to the model → partition → eval_samples subsample.
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -86,6 +87,32 @@ models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
     models::normalize(split, d.normalize);
   fit_labels(s, split);
   return split;
+}
+
+// load_data() for prepare(): the data with the stated dense shape checked before it is
+// stored, and the eval_samples subsample of the training set drawn.
+template <class Check>
+models::DataSplit load_prepared_data(const Scenario& s, const Check& check,
+                                     std::int64_t& loading_rows) {
+  const models::DataShape stated = s.data.shape();
+  models::DataSplit data = load_data(
+      s,
+      [&](models::DataShape dense) {  // the source's dense shape, before it is stored
+        dense.classes = stated.classes;
+        try {
+          check(dense);
+        } catch (const InputError& e) {  // the file is what makes it large
+          const auto files = s.data.options->paths();
+          throw InputError(files.empty() ? e.where() : "data." + files.front().first,
+                           e.problem());
+        }
+      },
+      loading_rows);
+  if (s.metrics.eval_samples && *s.metrics.eval_samples < data.train.size()) {
+    auto rng = make_rng(s.seed, "eval-samples");
+    data.eval = models::sample_rows(data.train, *s.metrics.eval_samples, rng);
+  }
+  return data;
 }
 
 models::Shards make_partition(const Scenario& s, const models::Dataset& train) {
@@ -215,24 +242,27 @@ PreparedRun prepare(Scenario scenario, const PrepareOptions& options) {
   };
 
   // What the scenario alone says (generated data, stated parameter counts), before
-  // anything is generated or loaded; then what the data turns out to be.
-  check(s.data.shape());
+  // anything is generated or loaded; then what the data turns out to be. Across ranks
+  // one process per machine loads it (options.sharing); the others wait for its copy
+  // even when their own check failed, so that no process waits for one that left.
   std::int64_t loading_rows = 0;
-  if (s.data.facts().has_data) {
-    const models::DataShape stated = s.data.shape();
-    p.data = load_data(
-        s,
-        [&](models::DataShape dense) {  // the source's dense shape, before it is stored
-          dense.classes = stated.classes;
-          try {
-            check(dense);
-          } catch (const InputError& e) {  // the file is what makes it large
-            const auto files = s.data.options->paths();
-            throw InputError(files.empty() ? e.where() : "data." + files.front().first,
-                             e.problem());
-          }
-        },
-        loading_rows);
+  const bool has_data = s.data.facts().has_data;
+  std::exception_ptr failed;
+  try {
+    check(s.data.shape());
+    if (has_data && (!options.sharing || options.sharing->loads()))
+      p.data = load_prepared_data(s, check, loading_rows);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  if (has_data && options.sharing) {
+    auto shared = options.sharing->share(std::move(p.data));
+    if (!shared && !failed)
+      throw InputError("data", "the process that loads the data on this machine could not");
+    p.data = std::move(shared);
+  }
+  if (failed) std::rethrow_exception(failed);
+  if (has_data) {
     const auto samples = p.data->train.size();
     if (samples < n)
       throw InputError("workers",
@@ -247,10 +277,6 @@ PreparedRun prepare(Scenario scenario, const PrepareOptions& options) {
       throw InputError("algorithm.batch_size",
                        fmt::format("{} is larger than the smallest shard ({} samples)",
                                    s.algorithm.batch_size, smallest));
-    if (s.metrics.eval_samples && *s.metrics.eval_samples < samples) {
-      auto rng = make_rng(s.seed, "eval-samples");
-      p.data->eval = models::sample_rows(p.data->train, *s.metrics.eval_samples, rng);
-    }
     p.samples_per_iteration = s.algorithm.batch_size * n;
     p.train_samples = samples;
   }

@@ -16,6 +16,7 @@
 #include "models/data/partition.hpp"
 #include "models/objectives/objective.hpp"
 #include "sim/engine/rank_group.hpp"
+#include "sim/run/data_sharing.hpp"
 #include "sim/metrics/observer.hpp"
 #include "sim/run/memory_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -38,6 +39,9 @@ struct PrepareOptions {
   int threads = 1;                     // --threads: per-thread scratch in the estimate
   std::optional<double> memory_limit;  // --memory-limit in bytes (memory_guard.hpp)
   int ranks = 1;                       // MPI ranks: the estimate is one rank's
+  /// Across ranks: one copy of the data per machine (data_sharing.hpp); null: this
+  /// process loads its own. Not owned.
+  DataSharing* sharing = nullptr;
 };
 
 /// Loads data and builds the objective; throws InputError for anything wrong, and for a

@@ -7,8 +7,9 @@
 # workers.csv, model.npy and summary.json (all but measured fields and the rank counts);
 # only rank 0 writes and prints; totals.ranks and totals.per_rank report the ranks. Bad
 # input under mpirun: exit 2, one line, nothing written. A killed rank, or SIGINT to
-# mpirun, ends the job with a non-zero status and no complete-looking results. A data file
-# missing on one rank only is refused the same way. Node failures and --trace across
+# mpirun, ends the job with a non-zero status and no complete-looking results. The data is
+# read by one rank per machine (the others need no data file), or by every rank with
+# --data-per-rank; a data file missing where it is read is refused the same way. Node failures and --trace across
 # ranks equal the single process too. The memory estimate (and
 # --memory-limit) is per rank. The CHOCO and D-PSGD data sets span
 # several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
@@ -168,8 +169,12 @@ done
 echo '{"name": ' > "$tmp/broken.json"
 refused broken-json "$tmp/broken.json" "" "$tmp/broken.json"
 
-# A data file missing on one node only (here: rank 1 starts in a folder without the
-# relative data path): every rank exits 2, rank 1's line is the only one, nothing written.
+# The data files are read by one rank per machine (the others map its copy from shared
+# memory); with --data-per-rank by every rank. A data file missing on one node only (here:
+# rank 1 starts in a folder without the relative data path, and --data-per-rank makes it
+# read the file as a rank on another machine would): every rank exits 2, rank 1's line is
+# the only one, nothing written. Without the flag rank 1 never opens the file: the run
+# works and equals the single process; missing on the loading rank 0 it is refused.
 mkdir -p "$tmp/node-a" "$tmp/node-b"
 "$py" -c "
 import random
@@ -185,20 +190,66 @@ cat > "$tmp/csv.json" <<'JSON'
  "data": {"source": "csv", "path": "points.csv", "label_column": "y"},
  "model": {"kind": "least-squares"},
  "algorithm": {"kind": "sgd", "collective": "allgather", "step_size": 0.1, "batch_size": 5},
+ "metrics": {"eval_samples": 40},
  "stop": {"iterations": 10}}
 JSON
-rc=0
 exe=$(realpath "$dlsim")  # mpirun looks a relative program up from --wdir
-mpirun -np 1 --wdir "$tmp/node-a" "$exe" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet : \
-  -np 1 --wdir "$tmp/node-b" "$exe" run "$tmp/csv.json" --out "$tmp/bad-missing" --quiet \
+split_run() {  # split_run OUT WDIR_OF_RANK0 WDIR_OF_RANK1 [dlsim run flags...]
+  local out=$1 a=$2 b=$3
+  shift 3
+  mpirun -np 1 --wdir "$a" "$exe" run "$tmp/csv.json" --out "$out" --quiet "$@" : \
+    -np 1 --wdir "$b" "$exe" run "$tmp/csv.json" --out "$out" --quiet "$@"
+}
+rc=0
+split_run "$tmp/bad-missing" "$tmp/node-a" "$tmp/node-b" --data-per-rank \
   > /dev/null 2> "$tmp/err" || rc=$?
 check "data file missing on one rank: exit 2 (got $rc)" test "$rc" -eq 2
 check "data file missing on one rank: one error line" \
   test "$(grep -c '^dlsim: error: data.path: points.csv: cannot read file' "$tmp/err")" -eq 1
 check "data file missing on one rank: no other line from dlsim" test "$(grep -c '^dlsim' "$tmp/err")" -eq 1
 check "data file missing on one rank: nothing written" test ! -e "$tmp/bad-missing"
-(cd "$tmp/node-a" && mpirun -np 2 "$exe" run "$tmp/csv.json" --out "$tmp/csv.2" --quiet)
-check "the same run with the file on both ranks" test -s "$tmp/csv.2/metrics.csv"
+rc=0
+split_run "$tmp/bad-lead" "$tmp/node-b" "$tmp/node-a" > /dev/null 2> "$tmp/err" || rc=$?
+check "data file missing on the loading rank: exit 2 (got $rc)" test "$rc" -eq 2
+check "data file missing on the loading rank: its one error line and no other" \
+  test "$(grep -c '^dlsim' "$tmp/err")" -eq 1 -a \
+  "$(grep -c '^dlsim: error: data.path: points.csv: cannot read file' "$tmp/err")" -eq 1
+check "data file missing on the loading rank: nothing written" test ! -e "$tmp/bad-lead"
+(cd "$tmp/node-a" && "$exe" run "$tmp/csv.json" --out "$tmp/csv.1" --quiet)
+split_run "$tmp/csv.shared" "$tmp/node-a" "$tmp/node-b"
+check "data read by the loading rank only: equals the single process" \
+  same_results "$tmp/csv.1" "$tmp/csv.shared" 2
+(cd "$tmp/node-a" && mpirun -np 2 "$exe" run "$tmp/csv.json" --out "$tmp/csv.2" --quiet --data-per-rank)
+check "--data-per-rank with the file on both ranks: equals the single process" \
+  same_results "$tmp/csv.1" "$tmp/csv.2" 2
+
+# The shared copy lives in /dev/shm only until every rank has mapped it. A /dev/shm too
+# small for it (a private mount namespace with a 40 MB /dev/shm: room for Open MPI's own
+# segments, not for the 64.1 MB of data) is refused with one line, exit 2, nothing written, and
+# nothing left in /dev/shm. Skipped where mount namespaces are not allowed.
+check "no shared data object left in /dev/shm after the runs" \
+  test -z "$(ls /dev/shm | grep '^dlsim-data-' || true)"
+cat > "$tmp/big.json" <<'JSON'
+{"name": "big", "workers": 2,
+ "data": {"source": "synthetic-classification", "samples": 8000, "features": 1000},
+ "model": {"kind": "logistic"},
+ "algorithm": {"kind": "sgd", "collective": "allgather", "step_size": 0.1, "batch_size": 5},
+ "stop": {"iterations": 2}}
+JSON
+if unshare -m true 2> /dev/null; then
+  rc=0
+  unshare -m bash -c "mount -t tmpfs -o size=40m tmpfs /dev/shm &&
+    mpirun ${mpirun_flags[*]} -np 2 '$exe' run '$tmp/big.json' --out '$tmp/bad-shm' --quiet &&
+    exit 0; rc=\$?; ls /dev/shm > '$tmp/shm-left'; exit \$rc" > /dev/null 2> "$tmp/err" || rc=$?
+  check "/dev/shm too small: exit 2 (got $rc)" test "$rc" -eq 2
+  check "/dev/shm too small: one line that says so" \
+    test "$(grep -c '^dlsim' "$tmp/err")" -eq 1 -a \
+    "$(grep -c "^dlsim: error: data: could not share the data set (64.1 MB) among this machine's ranks: /dev/shm has no room" "$tmp/err")" -eq 1
+  check "/dev/shm too small: nothing written" test ! -e "$tmp/bad-shm"
+  check "/dev/shm too small: nothing left in it" test -z "$(grep '^dlsim-data-' "$tmp/shm-left" || true)"
+else
+  echo "skip: /dev/shm too small (unshare -m is not allowed here)"
+fi
 
 # The memory estimate across ranks is one rank's (its block of workers' state): a limit
 # that one process exceeds is enough for 2 ranks, and the estimate in summary.json is

@@ -28,6 +28,7 @@
 #include "tools/dlsim/cli_checks.hpp"
 #include "tools/dlsim/error_line.hpp"
 #include "tools/dlsim/memory_limit_option.hpp"
+#include "tools/dlsim/mpi_data_sharing.hpp"
 #include "tools/dlsim/mpi_rank_group.hpp"
 #include "tools/dlsim/mpi_world.hpp"
 #include "tools/dlsim/run_performance.hpp"
@@ -73,11 +74,15 @@ dlsim::sim::PreparedRun prepare_or_refuse(dlsim::sim::Scenario scenario,
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool out_given, bool quiet, bool trace, std::int64_t trace_limit,
             const std::string& threads, bool profile, const std::string& memory_limit,
-            std::vector<std::string> argv) {
+            bool data_per_rank, std::vector<std::string> argv) {
   // Under mpirun with K > 1 ranks: one simulation spread over them (runner.hpp).
   dlsim::tool::MpiWorld world;
   std::optional<dlsim::tool::MpiRankGroup> ranks;
   if (world.active() && world.size() > 1) ranks.emplace(world);
+  // Across ranks, one copy of the data set per machine (declared before `prepared`: the
+  // copy is freed, collectively, after every view of it).
+  std::optional<dlsim::tool::MpiDataSharing> sharing;
+  if (ranks && !data_per_rank) sharing.emplace(world);
   // Alone, SIGINT/SIGTERM end the run after the current iteration with its results kept;
   // across ranks they keep their default action (the ranks cannot agree on an iteration),
   // and mpirun, which forwards them, ends every rank.
@@ -91,7 +96,8 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
     const dlsim::sim::PrepareOptions prepare_options{
         .threads = thread_count,
         .memory_limit = dlsim::tool::parse_memory_limit(memory_limit),
-        .ranks = ranks ? ranks->size() : 1};
+        .ranks = ranks ? ranks->size() : 1,
+        .sharing = sharing ? &*sharing : nullptr};
     auto scenario = load(file, sets);
     options.out_dir = out_given ? out : scenario.output_dir;
     options.out_where = out_given ? "--out" : "output.dir";
@@ -101,8 +107,9 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   if (!ranks) {
     prepare_run();
   } else {
-    // Every rank reads and checks the input (a file may be missing on one machine only);
-    // the lowest rank that failed says why, once, and every rank exits 2.
+    // Every rank reads and checks the scenario; the data files are read by one rank per
+    // machine (every rank with --data-per-rank): a file may be missing on one machine
+    // only. The lowest rank that failed says why, once, and every rank exits 2.
     std::optional<InputError> failed;
     try {
       prepare_run();
@@ -206,6 +213,10 @@ int main(int argc, char** argv) {
                 "peak memory on stderr at the end");
   std::string memory_limit;
   dlsim::tool::add_memory_limit_option(run, memory_limit);
+  bool data_per_rank = false;
+  run->add_flag("--data-per-rank", data_per_rank,
+                "Under mpirun: every rank loads its own copy of the data set (default: one "
+                "rank per machine loads it into shared memory, which the others map)");
 
   auto* validate =
       app.add_subcommand("validate", "Check a scenario and print it with every default filled in");
@@ -246,7 +257,8 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       status =
           cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace, trace_limit,
-                  threads, profile, memory_limit, std::vector<std::string>(argv, argv + argc));
+                  threads, profile, memory_limit, data_per_rank,
+                  std::vector<std::string>(argv, argv + argc));
     } else if (sweep.parsed()) {
       status = sweep.run();
     } else if (topology.parsed()) {
