@@ -1,21 +1,23 @@
 #!/usr/bin/python3
 """One simulation across MPI ranks (`mpirun -np K dlsim run`): memory per rank and wall time.
 
-    /usr/bin/python3 bench/mpi_scaling.py [--dlsim build/bin/dlsim] [--runs 3] [--cases mem,time]
+    /usr/bin/python3 bench/mpi_scaling.py [--dlsim build/bin/dlsim] [--runs 3] [--cases mem,time,machine]
 
 Part 1, memory (cases mem-k1, mem-k2, mem-k4): CHOCO-SGD on a ring of 64 workers, a
 784-128-10 relu MLP (101,770 parameters) on Fashion-MNIST, top-k keeping 1 %, 20
 iterations, run as one process (K = 1, plain `dlsim run`) and with `mpirun -np K` for
 K = 2 and 4 (K = 4 oversubscribes a 2-core machine: fine, only memory counts here). Each
 rank's peak RSS comes from summary.json `totals.per_rank` (getrusage's maximum resident
-set of that rank), median over --runs. Every rank holds the whole data set (Fashion-MNIST
-as doubles) and the binary's own footprint; this "shared part" is measured by running the
+set of that rank), median over --runs. Resident sets count the data set (Fashion-MNIST as
+doubles; one copy per machine in shared memory, part 3) in every rank that touched its
+pages: rank 0, which loads it, all of them. With the binary's own footprint this is the
+"shared part", measured by running the
 same scenario with 2 workers (the fewest CHOCO-SGD takes) and 64 workers as one process:
 per-worker = (P64 − P2) / 62, shared = P2 − 2·per-worker. The table prints each rank's
 peak, what a perfect split would give (shared + its workers × per-worker), and the peak as
 a fraction of the single-process peak, raw and with the shared part taken off both.
 Target (the issue): at K = 2 every rank's peak ≤ 60 % of the single-process peak, the
-shared part excluded (every rank must hold the data set).
+shared part excluded (rank 0 holds the data set).
 
 Part 2, wall time (cases time-k1t1, time-k2t1, time-k1t2, time-k2t2): 16 workers, LeNet-5
 on Fashion-MNIST, scenarios/experiments/choco-lenet5-fmnist-ring16.json with
@@ -280,7 +282,7 @@ def part_memory(r, cases, runs):
     shared = w2 - 2 * per_worker
     parts = per_case["mem-k1"][1]["totals"].get("peak_rss_estimate_parts", {})
     data_est = parts.get("data")
-    print(f"\nShared part (every rank holds it): {shared / MB:.1f} MB = 2-worker run's peak "
+    print(f"\nShared part (data set and binary; rank 0's RSS counts all of it): {shared / MB:.1f} MB = 2-worker run's peak "
           f"{w2 / MB:.1f} MB minus 2 × {per_worker / MB:.2f} MB per worker "
           f"(per worker = (single-process peak − 2-worker peak) / {MEM_WORKERS - 2}).")
     if data_est is not None:
@@ -413,7 +415,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dlsim", default=os.path.join(ROOT, "build", "bin", "dlsim"))
     ap.add_argument("--runs", type=int, default=3, help="runs per case; the median is shown")
-    ap.add_argument("--cases", default="mem,time",
+    ap.add_argument("--cases", default="mem,time,machine",
                     help="comma list of cases or parts: mem, time, machine, " +
                     ", ".join(CASES))
     ap.add_argument("--iterations", type=int, default=300,

@@ -53,7 +53,8 @@ TEST_CASE("ALPC-SVRG without compression is Katyusha, to 1e-10 over 100 steps", 
   const auto run = dlsim::test::prepared(doc);
   const auto& train = run.data->train;
   const auto& f = *run.objective;
-  const double L = dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).lambda_max;
+  const double L =
+      dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).lambda_max;
   doc["algorithm"]["L"] = L;
 
   for (const std::string option : {"I", "II"}) {
@@ -96,7 +97,8 @@ TEST_CASE("ALPC-SVRG without compression is Katyusha, to 1e-10 over 100 steps", 
       if ((k + 1) % 10 == 0) losses.push_back(f.loss(y, train));
     }
     const double f_star = f.loss(
-        dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).minimizer, train);
+        dlsim::test::solve_normal_equations(train.features.view(), train.labels, l2).minimizer,
+        train);
     CHECK(losses.back() - f_star > 1e-6);  // not converged yet: the losses still tell apart
     for (std::size_t r = 1; r < rows.size(); ++r) {
       INFO("iteration " << rows[r].iteration);
@@ -118,7 +120,8 @@ TEST_CASE("ALPC-SVRG with 4-bit lpc converges linearly", "[alpc-svrg]") {
       const auto run = dlsim::test::prepared(doc);
       const auto& train = run.data->train;
       const double f_star = run.objective->loss(
-          dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.05).minimizer, train);
+          dlsim::test::solve_normal_equations(train.features.view(), train.labels, 0.05).minimizer,
+          train);
       const auto rows = metrics_rows(dlsim::test::run_scenario(doc, "alpc").metrics_csv);
       const double gap0 = rows.front().train_loss - f_star;
       CHECK(rows.back().train_loss - f_star <= 1e-13 * gap0);

@@ -260,8 +260,8 @@ TEST_CASE("normalize: standard uses training statistics for both splits") {
   DataSplit split;
   split.train.features.owned().resize(4, 3);
   split.train.features.owned() << 1, 10, 7,  //
-      2, 20, 7,                      //
-      3, 30, 7,                      //
+      2, 20, 7,                              //
+      3, 30, 7,                              //
       6, 60, 7;
   split.train.labels = Vector::Zero(4);
   Dataset test;

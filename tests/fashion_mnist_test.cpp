@@ -91,8 +91,10 @@ TEST_CASE("fashion-mnist: normalize channel with mean 0.5 and std 0.5 gives [-1,
                                    {"model", {{"kind", "softmax"}}}};
   const auto prepared = dlsim::sim::prepare(dlsim::sim::load_scenario(scenario));
   const DataSplit raw = load_fashion_mnist(kDebianDir);
-  CHECK(prepared.data->train.features.view() == (raw.train.features.view().array() * 2 - 1).matrix());
-  CHECK(prepared.data->test->features.view() == (raw.test->features.view().array() * 2 - 1).matrix());
+  CHECK(prepared.data->train.features.view() ==
+        (raw.train.features.view().array() * 2 - 1).matrix());
+  CHECK(prepared.data->test->features.view() ==
+        (raw.test->features.view().array() * 2 - 1).matrix());
   CHECK(prepared.data->train.features.view().minCoeff() == -1.0);
   CHECK(prepared.data->train.features.view().maxCoeff() == 1.0);
 }

@@ -67,7 +67,8 @@ Dataset load_cifar_records(const std::vector<std::string>& paths) {
       if (table(r, 0) > 9)
         throw DataError(paths[f], "record " + std::to_string(r + 1) + " has label " +
                                       std::to_string(int(table(r, 0))) + " outside 0..9");
-    data.features.owned().middleRows(row, records) = table.rightCols(kCifarPixels).cast<double>() / 255.0;
+    data.features.owned().middleRows(row, records) =
+        table.rightCols(kCifarPixels).cast<double>() / 255.0;
     data.labels.segment(row, records) = table.col(0).cast<double>();
     row += records;
   }

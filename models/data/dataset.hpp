@@ -17,8 +17,8 @@ using Vector = Eigen::VectorXd;
 
 struct Dataset {
   FeatureMatrix features;  // samples x features: owned, or shared by the ranks of a machine
-  Vector labels;    // samples
-  int classes = 0;  // 0: regression targets
+  Vector labels;           // samples
+  int classes = 0;         // 0: regression targets
 
   Index size() const { return features.rows(); }
   Index feature_count() const { return features.cols(); }

@@ -124,7 +124,8 @@ void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<cons
   if (contiguous) {
     compute(data.features.middleRows(rows[0], b), data.labels.segment(rows[0], b));
   } else {
-    s.rows = data.features.view()(rows, Eigen::all);  // gather; reuses storage for equal batch sizes
+    s.rows =
+        data.features.view()(rows, Eigen::all);  // gather; reuses storage for equal batch sizes
     compute(s.rows, data.labels(rows));
   }
 }

@@ -103,8 +103,7 @@ models::DataSplit load_prepared_data(const Scenario& s, const Check& check,
           check(dense);
         } catch (const InputError& e) {  // the file is what makes it large
           const auto files = s.data.options->paths();
-          throw InputError(files.empty() ? e.where() : "data." + files.front().first,
-                           e.problem());
+          throw InputError(files.empty() ? e.where() : "data." + files.front().first, e.problem());
         }
       },
       loading_rows);

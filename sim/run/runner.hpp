@@ -16,8 +16,8 @@
 #include "models/data/partition.hpp"
 #include "models/objectives/objective.hpp"
 #include "sim/engine/rank_group.hpp"
-#include "sim/run/data_sharing.hpp"
 #include "sim/metrics/observer.hpp"
+#include "sim/run/data_sharing.hpp"
 #include "sim/run/memory_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
 

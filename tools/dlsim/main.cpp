@@ -255,10 +255,9 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (run->parsed()) {
-      status =
-          cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace, trace_limit,
-                  threads, profile, memory_limit, data_per_rank,
-                  std::vector<std::string>(argv, argv + argc));
+      status = cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace,
+                       trace_limit, threads, profile, memory_limit, data_per_rank,
+                       std::vector<std::string>(argv, argv + argc));
     } else if (sweep.parsed()) {
       status = sweep.run();
     } else if (topology.parsed()) {

@@ -47,7 +47,7 @@ struct Layout {
   std::array<SetShape, 3> sets;
   std::int64_t has_data = 0;
   std::int64_t bytes = 0;
-  std::array<char, 64> name{};  // empty: the loading rank could not create it
+  std::array<char, 64> name{};      // empty: the loading rank could not create it
   std::array<char, 192> problem{};  // why not
 };
 
