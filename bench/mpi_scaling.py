@@ -244,12 +244,18 @@ def check_identical(part, outs):
     return bad
 
 
+def write_mlp_scenario(tmp):
+    """Parts 1 and 3's scenario, as a file in `tmp`; returns its path."""
+    path = os.path.join(tmp, "mlp64.json")
+    with open(path, "w") as f:
+        json.dump(MLP_SCENARIO, f, indent=1)
+    return path
+
+
 def part_memory(r, cases, runs):
     print(f"\n## Part 1: memory per rank, {MEM_WORKERS} workers, CHOCO-SGD ring, MLP 784-128-10, "
           f"Fashion-MNIST, {MEM_ITERATIONS} iterations")
-    scen = os.path.join(r.tmp, "mlp64.json")
-    with open(scen, "w") as f:
-        json.dump(MLP_SCENARIO, f, indent=1)
+    scen = write_mlp_scenario(r.tmp)
     # The shared part: the same scenario with 2 workers, as one process.
     p2 = []
     for _ in range(runs):
@@ -375,9 +381,7 @@ def part_time(r, cases, runs, iterations):
 def part_machine(r, cases, runs):
     print(f"\n## Part 3: machine memory, part 1's scenario ({MEM_WORKERS} workers, MLP, "
           f"Fashion-MNIST), the data set once per machine or once per rank")
-    scen = os.path.join(r.tmp, "mlp64.json")
-    with open(scen, "w") as f:
-        json.dump(MLP_SCENARIO, f, indent=1)
+    scen = write_mlp_scenario(r.tmp)
     rows, outs = {}, []
     for case in cases:
         _, k, t = CASES[case]

@@ -215,6 +215,17 @@ check "data file missing on the loading rank: its one error line and no other" \
   test "$(grep -c '^dlsim' "$tmp/err")" -eq 1 -a \
   "$(grep -c '^dlsim: error: data.path: points.csv: cannot read file' "$tmp/err")" -eq 1
 check "data file missing on the loading rank: nothing written" test ! -e "$tmp/bad-lead"
+# The scenario file missing on rank 1 only (a relative path): refused before the ranks of
+# the machine meet to share the data, so nobody waits for rank 1 (a timeout would say so).
+cp "$tmp/csv.json" "$tmp/node-a/here.json"
+rc=0
+timeout 120 mpirun "${mpirun_flags[@]}" -np 1 --wdir "$tmp/node-a" "$exe" run here.json --out "$tmp/bad-scenario" --quiet : \
+  -np 1 --wdir "$tmp/node-b" "$exe" run here.json --out "$tmp/bad-scenario" --quiet \
+  > /dev/null 2> "$tmp/err" || rc=$?
+check "scenario file missing on rank 1: exit 2, no hang (got $rc)" test "$rc" -eq 2
+check "scenario file missing on rank 1: its one line" \
+  test "$(grep -c '^dlsim' "$tmp/err")" -eq 1 -a "$(grep -c '^dlsim: error: here.json: cannot read file' "$tmp/err")" -eq 1
+check "scenario file missing on rank 1: nothing written" test ! -e "$tmp/bad-scenario"
 (cd "$tmp/node-a" && "$exe" run "$tmp/csv.json" --out "$tmp/csv.1" --quiet)
 split_run "$tmp/csv.shared" "$tmp/node-a" "$tmp/node-b"
 check "data read by the loading rank only: equals the single process" \

@@ -92,35 +92,43 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   dlsim::sim::RunOptions options;
   std::optional<dlsim::sim::PreparedRun> prepared;
   const int thread_count = dlsim::tool::parse_threads(threads);
-  auto prepare_run = [&] {
-    const dlsim::sim::PrepareOptions prepare_options{
-        .threads = thread_count,
-        .memory_limit = dlsim::tool::parse_memory_limit(memory_limit),
-        .ranks = ranks ? ranks->size() : 1,
-        .sharing = sharing ? &*sharing : nullptr};
-    auto scenario = load(file, sets);
-    options.out_dir = out_given ? out : scenario.output_dir;
+  dlsim::sim::PrepareOptions prepare_options;
+  std::optional<dlsim::sim::Scenario> scenario;
+  auto read_input = [&] {
+    prepare_options = {.threads = thread_count,
+                       .memory_limit = dlsim::tool::parse_memory_limit(memory_limit),
+                       .ranks = ranks ? ranks->size() : 1,
+                       .sharing = sharing ? &*sharing : nullptr};
+    scenario = load(file, sets);
+    options.out_dir = out_given ? out : scenario->output_dir;
     options.out_where = out_given ? "--out" : "output.dir";
     dlsim::sim::check_output_folder_name(options.out_dir, options.out_where);
-    prepared.emplace(prepare_or_refuse(std::move(scenario), prepare_options));
+  };
+  auto prepare_run = [&] {
+    prepared.emplace(prepare_or_refuse(std::move(*scenario), prepare_options));
   };
   if (!ranks) {
+    read_input();
     prepare_run();
   } else {
-    // Every rank reads and checks the scenario; the data files are read by one rank per
-    // machine (every rank with --data-per-rank): a file may be missing on one machine
-    // only. The lowest rank that failed says why, once, and every rank exits 2.
-    std::optional<InputError> failed;
-    try {
-      prepare_run();
-    } catch (const InputError& e) {
-      failed = e;
-    }
-    const int first = world.lowest_rank_with(failed.has_value());
-    if (first < world.size()) {
-      if (world.rank() == first) dlsim::tool::print_error(failed->where(), failed->problem());
-      return 2;
-    }
+    // Every rank reads and checks the scenario, and the ranks agree that it is good before
+    // any of them meets the others of its machine to share the data (a rank that left
+    // early would leave them waiting). The data files are read by one rank per machine
+    // (every rank with --data-per-rank): a file may be missing on one machine only. Each
+    // time the lowest rank that failed says why, once, and every rank exits 2.
+    const auto refused = [&](const auto& step) {
+      std::optional<InputError> failed;
+      try {
+        step();
+      } catch (const InputError& e) {
+        failed = e;
+      }
+      const int first = world.lowest_rank_with(failed.has_value());
+      if (first < world.size() && world.rank() == first)
+        dlsim::tool::print_error(failed->where(), failed->problem());
+      return first < world.size();
+    };
+    if (refused(read_input) || refused(prepare_run)) return 2;
     options.ranks = &*ranks;
   }
   options.progress = !quiet && lead && isatty(STDERR_FILENO);
