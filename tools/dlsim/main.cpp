@@ -79,8 +79,8 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   dlsim::tool::MpiWorld world;
   std::optional<dlsim::tool::MpiRankGroup> ranks;
   if (world.active() && world.size() > 1) ranks.emplace(world);
-  // Across ranks, one copy of the data set per machine (declared before `prepared`: the
-  // copy is freed, collectively, after every view of it).
+  // Across ranks, one copy of the data set per machine (mpi_data_sharing.hpp); its
+  // communicator is freed, collectively, when cmd_run returns on every rank.
   std::optional<dlsim::tool::MpiDataSharing> sharing;
   if (ranks && !data_per_rank) sharing.emplace(world);
   // Alone, SIGINT/SIGTERM end the run after the current iteration with its results kept;
