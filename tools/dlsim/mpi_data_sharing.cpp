@@ -153,6 +153,7 @@ MpiDataSharing::MpiDataSharing(const MpiWorld& world) : mpi_(std::make_unique<Ha
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL,
                       &mpi_->machine);
   MPI_Comm_rank(mpi_->machine, &machine_rank_);
+  MPI_Comm_size(mpi_->machine, &machine_size_);
 }
 
 MpiDataSharing::~MpiDataSharing() {
@@ -160,9 +161,10 @@ MpiDataSharing::~MpiDataSharing() {
 }
 
 std::optional<models::DataSplit> MpiDataSharing::share(std::optional<models::DataSplit> loaded) {
+  if (machine_size_ == 1) return loaded;  // alone on its machine (one rank per node): keep it
   Layout layout = layout_of(loads() && loaded ? &*loaded : nullptr);
   auto mapping = std::make_shared<Mapping>();
-  mapping->bytes = std::size_t(layout.bytes);
+  mapping->bytes = std::size_t(layout.bytes);  // the loading rank's; the others' after the Bcast
   if (loads() && layout.has_data) {
     static int made = 0;  // one object per run; the count keeps names unique regardless
     const std::string name = fmt::format("/dlsim-data-{}-{}", getpid(), made++);

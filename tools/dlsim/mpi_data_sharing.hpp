@@ -6,7 +6,8 @@
 // while it frees its own copy, and makes its mapping read-only; the others map the object
 // read-only, after which it is unlinked (nothing is left in /dev/shm once every rank has
 // it). Every rank's features are then read-only views of the same pages
-// (FeatureMatrix::view_of); a view's mapping goes away with its last copy.
+// (FeatureMatrix::view_of); a view's mapping goes away with its last copy. A rank alone on
+// its machine (one rank per node) keeps the data it loaded as it is.
 #pragma once
 
 #include <memory>
@@ -29,6 +30,7 @@ class MpiDataSharing final : public sim::DataSharing {
 
  private:
   int machine_rank_ = 0;
+  int machine_size_ = 1;
   struct Handles;  // the machine's communicator (mpi.h stays in the .cpp)
   std::unique_ptr<Handles> mpi_;
 };
