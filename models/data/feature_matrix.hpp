@@ -48,9 +48,9 @@ class FeatureMatrix {
     return shared_ ? View(shared_, shared_rows_, shared_cols_)
                    : View(owned_.data(), owned_.rows(), owned_.cols());
   }
-  Index rows() const { return shared_ ? shared_rows_ : owned_.rows(); }
-  Index cols() const { return shared_ ? shared_cols_ : owned_.cols(); }
-  const double* data() const { return shared_ ? shared_ : owned_.data(); }
+  Index rows() const { return view().rows(); }
+  Index cols() const { return view().cols(); }
+  const double* data() const { return view().data(); }
   double operator()(Index i, Index j) const { return view()(i, j); }
   auto row(Index i) const { return view().row(i); }
   auto middleRows(Index first, Index count) const { return view().middleRows(first, count); }

@@ -1,7 +1,8 @@
 // One copy of a run's data set per machine when several processes run one simulation
 // (`mpirun -np K dlsim run`, docs/design.md §6 "Across ranks"): one process per machine
 // loads and prepares the data, the others map the same rows from shared memory. prepare()
-// uses this interface; tools/dlsim implements it with an MPI shared-memory window.
+// uses this interface; tools/dlsim implements it with POSIX shared memory among the ranks
+// MPI groups by machine (tools/dlsim/mpi_data_sharing.hpp).
 #pragma once
 
 #include <optional>
