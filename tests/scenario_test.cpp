@@ -42,7 +42,7 @@ TEST_CASE("an empty scenario resolves to the documented defaults", "[scenario]")
   CHECK(r["data"] ==
         json::parse(R"({"source": "synthetic-regression", "preset": "none", "samples": 1000,
       "features": 20, "noise": 0.1, "condition": 1, "test_fraction": 0, "normalize": "none",
-      "partition": {"kind": "iid"}})"));
+      "storage": "float64", "partition": {"kind": "iid"}})"));
   CHECK(r["model"] == json::parse(R"({"kind": "least-squares", "l2": 0, "l1": 0, "bias": true,
       "init": {"kind": "zeros"}})"));
   CHECK(r["algorithm"] == json::parse(R"({"kind": "sgd", "step_size": 0.01, "batch_size": 32,
@@ -141,7 +141,7 @@ TEST_CASE("defaults that depend on other keys", "[scenario]") {
     CHECK(r["model"]["init"] == json::parse(R"({"kind": "normal", "std": 0.01})"));
     CHECK(r["data"] == json::parse(R"({"source": "csv", "path": "a.csv", "test_path": "",
         "label_column": "label", "test_fraction": 0, "normalize": "none",
-        "partition": {"kind": "iid"}})"));
+        "storage": "float64", "partition": {"kind": "iid"}})"));
   }
 }
 

@@ -3,71 +3,180 @@
 // MPI ranks on one machine share one copy of the data set (docs/design.md §6): the rows
 // live in shared memory, and every rank's Dataset maps them at the same alignment, so
 // the math reads them exactly as it reads an owned matrix.
+//
+// The values are stored as doubles (float64, the default) or, when the scenario asks for
+// it (`data.storage: "float32"`), rounded once to floats: half the memory and half the
+// bytes a full-data evaluation streams. The math stays in doubles either way: readers
+// take rows through gather() and for_row_blocks(), which hand float32 rows over converted
+// to doubles (exactly: every float is a double) and float64 rows as they are, through the
+// same expressions as before float32 storage existed.
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
 #include <Eigen/Dense>
 
+#include "models/data/float_rows.hpp"
+
 namespace dlsim::models {
 
 using Index = Eigen::Index;
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// How the values of a FeatureMatrix are stored (`data.storage`).
+enum class Storage { float64, float32 };
 
 class FeatureMatrix {
  public:
-  /// Reads go through this map. AlignedMax: an owned matrix is allocated with that
-  /// alignment and a shared one is placed at it, so Eigen takes the same code path (and
-  /// sums in the same order) for both.
+  /// Reads of float64 storage go through this map. AlignedMax: an owned matrix is allocated
+  /// with that alignment and a shared one is placed at it, so Eigen takes the same code
+  /// path (and sums in the same order) for both.
   using View = Eigen::Map<const Matrix, Eigen::AlignedMax>;
+  using ViewF = Eigen::Map<const MatrixF, Eigen::AlignedMax>;
+  /// float32 rows are converted this many at a time by for_row_blocks (64 rows of 785
+  /// values are 400 KB of doubles: the block stays in the core's cache while it is read).
+  static constexpr Index kConvertRows = 64;
 
   FeatureMatrix() = default;
   FeatureMatrix(Matrix rows) : owned_(std::move(rows)) {}  // NOLINT: implicit on purpose
   FeatureMatrix& operator=(Matrix rows) {
+    *this = FeatureMatrix();
     owned_ = std::move(rows);
-    shared_ = nullptr;
-    keep_alive_.reset();
     return *this;
   }
 
-  /// A view of `rows` x `cols` doubles at `data` (aligned to EIGEN_MAX_ALIGN_BYTES), valid
-  /// while `keep_alive` lives; copies of the view share it.
-  static FeatureMatrix view_of(const double* data, Index rows, Index cols,
-                               std::shared_ptr<const void> keep_alive) {
+  /// A view of `rows` x `cols` values of `storage` at `data` (aligned to
+  /// EIGEN_MAX_ALIGN_BYTES), valid while `keep_alive` lives; copies of the view share it.
+  static FeatureMatrix view_of(const void* data, Index rows, Index cols,
+                               std::shared_ptr<const void> keep_alive,
+                               Storage storage = Storage::float64) {
     FeatureMatrix m;
-    m.shared_ = data;
-    m.shared_rows_ = rows;
-    m.shared_cols_ = cols;
+    m.storage_ = storage;
+    m.values_ = data;
+    m.rows_ = rows;
+    m.cols_ = cols;
+    m.view_ = true;
     m.keep_alive_ = std::move(keep_alive);
     return m;
   }
 
+  Storage storage() const { return storage_; }
+  bool is_float32() const { return storage_ == Storage::float32; }
+  /// Bytes per stored value (8 or 4).
+  Index value_bytes() const { return is_float32() ? 4 : 8; }
+
+  /// The values, float64 storage only (std::logic_error on float32: read through
+  /// gather(), times() or for_row_blocks(), or view_float32()).
   View view() const {
-    return shared_ ? View(shared_, shared_rows_, shared_cols_)
-                   : View(owned_.data(), owned_.rows(), owned_.cols());
+    if (is_float32()) throw std::logic_error("FeatureMatrix: float32 storage has no double view");
+    return elsewhere() ? View(static_cast<const double*>(values_), rows_, cols_)
+                       : View(owned_.data(), owned_.rows(), owned_.cols());
   }
-  Index rows() const { return view().rows(); }
-  Index cols() const { return view().cols(); }
+  /// The values of float32 storage (std::logic_error on float64).
+  ViewF view_float32() const {
+    if (!is_float32()) throw std::logic_error("FeatureMatrix: float64 storage has no float view");
+    return ViewF(static_cast<const float*>(values_), rows_, cols_);
+  }
+
+  Index rows() const { return elsewhere() ? rows_ : owned_.rows(); }
+  Index cols() const { return elsewhere() ? cols_ : owned_.cols(); }
+  /// The stored values, rows() * cols() * value_bytes() bytes.
+  const void* storage_data() const { return elsewhere() ? values_ : owned_.data(); }
+  /// Shorthands of view() (float64 storage only).
   const double* data() const { return view().data(); }
-  double operator()(Index i, Index j) const { return view()(i, j); }
   auto row(Index i) const { return view().row(i); }
   auto middleRows(Index first, Index count) const { return view().middleRows(first, count); }
+  /// Value (i, j) as a double, either storage.
+  double operator()(Index i, Index j) const {
+    return is_float32() ? double(view_float32()(i, j)) : view()(i, j);
+  }
+
+  /// The rows `rows`, in that order, as doubles into `out` (its storage is reused between
+  /// calls of equal size).
+  void gather(std::span<const Index> rows, Matrix& out) const {
+    if (!is_float32()) {
+      out = view()(rows, Eigen::all);
+      return;
+    }
+    const ViewF values = view_float32();
+    out.resize(Index(rows.size()), values.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      widen_floats(values.data() + rows[i] * values.cols(), out.data() + Index(i) * out.cols(),
+                   values.cols());
+  }
+
+  /// z = (rows [first, first + count)) · w, w of cols() values: float64 storage through
+  /// Eigen's matrix-vector product, float32 storage with float_rows_times (no copy).
+  void times(Index first, Index count, const Eigen::Ref<const Eigen::VectorXd>& w,
+             Eigen::VectorXd& z) const {
+    if (!is_float32()) {
+      z.noalias() = view().middleRows(first, count) * w;
+      return;
+    }
+    z.resize(count);
+    float_rows_times(view_float32().data() + first * cols(), count, cols(), w.data(), z.data());
+  }
+
+  /// Calls f(offset, x) with the rows [first, first + count) as doubles: float64 storage
+  /// in one call, x = those rows themselves (offset 0); float32 storage in blocks of at
+  /// most `block` rows (offset: the block's first row − first), x = a per-thread scratch
+  /// with the block converted. `x.rows()` is the block's size.
+  template <class F>
+  void for_row_blocks(Index first, Index count, F&& f, Index block = kConvertRows) const {
+    if (!is_float32()) {
+      f(Index(0), view().middleRows(first, count));
+      return;
+    }
+    static thread_local Matrix scratch;
+    const ViewF values = view_float32();
+    for (Index done = 0; done < count; done += block) {
+      const Index n = std::min(block, count - done);
+      scratch.resize(n, values.cols());
+      widen_floats(values.data() + (first + done) * values.cols(), scratch.data(),
+                   n * values.cols());
+      f(done, std::as_const(scratch));
+    }
+  }
+
+  /// Rounds every value to the nearest float and keeps those (owned float64 storage
+  /// only; float32 storage is left as it is). In place: the floats take the first half
+  /// of the doubles' memory and the second half goes back to the kernel, so the
+  /// conversion needs no new pages.
+  void to_float32();
 
   /// False for a view of rows kept elsewhere.
-  bool owns() const { return shared_ == nullptr; }
-  /// The owned matrix, to build or edit it (loaders, preprocessing); a view is read-only.
+  bool owns() const { return !view_; }
+  /// The owned float64 matrix, to build or edit it (loaders, preprocessing); a view or
+  /// float32 storage is read-only (std::logic_error).
   Matrix& owned() {
-    if (shared_) throw std::logic_error("FeatureMatrix: a shared view is read-only");
+    if (view_) throw std::logic_error("FeatureMatrix: a shared view is read-only");
+    if (is_float32()) throw std::logic_error("FeatureMatrix: float32 storage is read-only");
     return owned_;
+  }
+  /// Frees owned storage (either kind); the matrix is then an empty float64 one.
+  void release() { *this = Matrix(); }
+  /// The owned storage's values, rows() * cols() * value_bytes() bytes, to move them
+  /// elsewhere (std::logic_error on a view).
+  void* owned_storage() {
+    if (view_) throw std::logic_error("FeatureMatrix: a shared view is read-only");
+    return elsewhere() ? const_cast<void*>(values_) : owned_.data();
   }
 
  private:
-  Matrix owned_;
-  const double* shared_ = nullptr;
-  Index shared_rows_ = 0;
-  Index shared_cols_ = 0;
+  // The values are at values_, not in owned_.
+  bool elsewhere() const { return view_ || is_float32(); }
+
+  Storage storage_ = Storage::float64;
+  Matrix owned_;                  // owned float64 storage, unless elsewhere()
+  const void* values_ = nullptr;  // otherwise: rows_ x cols_ values of storage_ here,
+  Index rows_ = 0;                // kept alive by keep_alive_ (a view's, or float32's
+  Index cols_ = 0;                // own buffer)
+  bool view_ = false;             // values_ belong to someone else (view_of)
   std::shared_ptr<const void> keep_alive_;
 };
 

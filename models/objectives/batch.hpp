@@ -30,7 +30,7 @@ inline void check_row_range(Index begin, Index end, Index n, const char* who) {
 }
 
 inline void gather_batch(const Dataset& data, std::span<const Index> rows, Matrix& x, Vector& y) {
-  x = data.features.view()(rows, Eigen::all);
+  data.features.gather(rows, x);
   y = data.labels(rows);
 }
 

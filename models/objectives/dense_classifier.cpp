@@ -134,18 +134,21 @@ std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Datase
   check_row_range(begin, end, data.size(), kDenseClassifierName);
   double cross_entropy = 0, correct = 0;
   for (Index r0 = begin; r0 < end; r0 += kDenseEvalBlock) {
-    const Index rows = std::min(kDenseEvalBlock, end - r0);
-    const Matrix& z = forward(w, data.features.middleRows(r0, rows));
-    const Vector max = z.rowwise().maxCoeff();
-    const Vector log_sum_exp =
-        max.array() + (z.colwise() - max).array().exp().rowwise().sum().log();
-    for (Index i = 0; i < rows; ++i) {
-      const int label = class_index(data.labels(r0 + i), classes_, kDenseClassifierName);
-      cross_entropy += log_sum_exp(i) - z(i, label);
-      Index predicted = 0;
-      z.row(i).maxCoeff(&predicted);
-      correct += predicted == label ? 1.0 : 0.0;
-    }
+    const Index block = std::min(kDenseEvalBlock, end - r0);
+    data.features.for_row_blocks(r0, block, [&](Index offset, const auto& x) {
+      const Matrix& z = forward(w, x);
+      const Vector max = z.rowwise().maxCoeff();
+      const Vector log_sum_exp =
+          max.array() + (z.colwise() - max).array().exp().rowwise().sum().log();
+      for (Index i = 0; i < z.rows(); ++i) {
+        const Index row = r0 + offset + i;
+        const int label = class_index(data.labels(row), classes_, kDenseClassifierName);
+        cross_entropy += log_sum_exp(i) - z(i, label);
+        Index predicted = 0;
+        z.row(i).maxCoeff(&predicted);
+        correct += predicted == label ? 1.0 : 0.0;
+      }
+    });
   }
   return LossSums{cross_entropy, correct};
 }

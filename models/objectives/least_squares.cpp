@@ -72,10 +72,10 @@ std::optional<LossSums> LeastSquares::data_sums(const Vector& w, const Dataset& 
                                 std::to_string(end) + ") is not within the data set");
   const double beta = bias_ ? w(features_) : 0.0;
   const Index rows = end - begin;
-  const double sum_sq = ((data.features.middleRows(begin, rows) * w.head(features_)).array() +
-                         beta - data.labels.segment(begin, rows).array())
-                            .square()
-                            .sum();
+  Vector z;
+  data.features.times(begin, rows, w.head(features_), z);
+  const double sum_sq =
+      (z.array() + beta - data.labels.segment(begin, rows).array()).square().sum();
   return LossSums{sum_sq / 2.0, std::nullopt};
 }
 
@@ -121,11 +121,10 @@ void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<cons
     if (bias_) grad(features_) = s.residual.sum() / double(b);
   };
 
-  if (contiguous) {
-    compute(data.features.middleRows(rows[0], b), data.labels.segment(rows[0], b));
+  if (contiguous && !data.features.is_float32()) {
+    compute(data.features.view().middleRows(rows[0], b), data.labels.segment(rows[0], b));
   } else {
-    s.rows =
-        data.features.view()(rows, Eigen::all);  // gather; reuses storage for equal batch sizes
+    data.features.gather(rows, s.rows);  // reuses storage for equal batch sizes
     compute(s.rows, data.labels(rows));
   }
 }

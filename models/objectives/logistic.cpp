@@ -30,7 +30,8 @@ Vector Logistic::margins(const Vector& w, const Dataset& data, Index begin, Inde
   check_features(data, features_, kLogisticName);
   check_size(w, dimension(), kLogisticName);
   check_row_range(begin, end, data.size(), kLogisticName);
-  Vector z = data.features.middleRows(begin, end - begin) * w.head(features_);
+  Vector z;
+  data.features.times(begin, end - begin, w.head(features_), z);
   if (bias_) z.array() += w(features_);
   return z;
 }

@@ -110,15 +110,29 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
 
   // The data, as stored and while it is prepared.
   const double row_bytes = 8 * (double(z.features) + 1);
+  const double value_bytes = z.float32 ? 4 : 8;
+  const double stored_row_bytes = value_bytes * double(z.features) + 8;  // and the label
   const double rows = double(z.train_rows + z.test_rows + z.eval_rows);
-  const double loading = double(z.loading_rows) * row_bytes;
-  e.pieces.push_back({"loading", loading,
-                      fmt::format("{} rows held while loading x {} values x 8 bytes",
-                                  z.loading_rows, z.features + 1),
-                      data_key(s)});
-  e.pieces.push_back({"data", rows * row_bytes + 8 * double(z.train_rows),
-                      fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
-                      data_key(s)});
+  double loading = double(z.loading_rows) * row_bytes;
+  std::string loading_what = fmt::format("{} rows held while loading x {} values x 8 bytes",
+                                         z.loading_rows, z.features + 1);
+  // float32 storage: every row in doubles while the training set's floats are made.
+  const double converting = rows * row_bytes + double(z.train_rows) * 4 * double(z.features);
+  if (z.float32 && converting > loading) {
+    loading = converting;
+    loading_what = fmt::format(
+        "{} rows x {} values x 8 bytes, and the training set's {} rows "
+        "x {} features as floats",
+        count(rows), z.features + 1, z.train_rows, z.features);
+  }
+  e.pieces.push_back({"loading", loading, loading_what, data_key(s)});
+  e.pieces.push_back(
+      {"data", rows * stored_row_bytes + 8 * double(z.train_rows),
+       z.float32 ? fmt::format("{} rows x ({} features x 4 bytes + an 8-byte "
+                               "label)",
+                               count(rows), z.features)
+                 : fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
+       data_key(s)});
 
   // Model-sized vectors.
   std::unique_ptr<topo::GraphSchedule> graph;

@@ -5,11 +5,14 @@
 //   baseline      the process itself: code, libraries, allocator (measured: a 1-worker
 //                 profile run peaks at about 8 MB);
 //   data          every stored row of the training, test and eval sets: rows ·
-//                 (features + 1) · 8, plus 8 per training row (the shards' row indices);
+//                 (features · 8 + 8), or (features · 4 + 8) with data.storage float32,
+//                 plus 8 per training row (the shards' row indices);
 //   loading       the data while it is prepared (nothing else exists yet): the rows the
 //                 source stored, plus the copies test_fraction (every training row, into
 //                 the new training and test sets) or train_samples (the subsample) take
-//                 while the loaded set still exists, · (features + 1) · 8;
+//                 while the loaded set still exists, · (features + 1) · 8; with float32
+//                 storage at least every row in doubles plus the training set's floats
+//                 (the conversion);
 //   model state   8d per model-sized vector: each simulated worker's own
 //                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp), the
 //                 collective's buffers (sim/collectives/collective_memory.hpp), the public
@@ -74,6 +77,7 @@ struct RunSizes {
   std::int64_t eval_rows = 0;
   std::int64_t features = 0;
   std::int64_t loading_rows = 0;  // rows held at once while the data is prepared
+  bool float32 = false;           // data.storage float32: 4 bytes per stored value
   // The model.
   std::int64_t values = 0;      // d: doubles per model vector (0 without math)
   std::int64_t parameters = 0;  // coordinates per message

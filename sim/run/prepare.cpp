@@ -2,7 +2,8 @@
 // problem reported as an InputError that names the scenario key it comes from (a bad
 // data file: the key of its path, and "file:line: what" in the message).
 // Order: load → test_fraction split → train_samples subsample → normalize (training
-// statistics) → labels fitted to the model → partition → eval_samples subsample.
+// statistics) → labels fitted to the model → eval_samples subsample → float32 storage
+// (data.storage) → partition.
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -111,6 +112,11 @@ models::DataSplit load_prepared_data(const Scenario& s, const Check& check,
     auto rng = make_rng(s.seed, "eval-samples");
     data.eval = models::sample_rows(data.train, *s.metrics.eval_samples, rng);
   }
+  if (s.data.storage == "float32") {  // after every step that edits the values
+    data.train.features.to_float32();
+    if (data.test) data.test->features.to_float32();
+    if (data.eval) data.eval->features.to_float32();
+  }
   return data;
 }
 
@@ -173,6 +179,7 @@ RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape,
         loading_peak_rows(s.data, loaded_train + shape.test_samples, loaded_train, z.train_rows);
     if (s.data.train_samples) z.train_rows = std::min(z.train_rows, *s.data.train_samples);
     z.features = shape.features.value_or(0);
+    z.float32 = s.data.storage == "float32";
     if (s.metrics.eval_samples && *s.metrics.eval_samples < z.train_rows)
       z.eval_rows = *s.metrics.eval_samples;
   }
@@ -205,6 +212,7 @@ RunSizes final_sizes(const PreparedRun& p, const PrepareOptions& options,
     z.test_rows = p.data->test ? p.data->test->size() : 0;
     z.eval_rows = p.data->eval ? p.data->eval->size() : 0;
     z.features = p.data->train.feature_count();
+    z.float32 = p.data->train.features.is_float32();
     z.loading_rows = loading_rows;
   }
   z.values = objective.has_math() ? objective.dimension() : 0;

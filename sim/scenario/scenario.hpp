@@ -42,6 +42,7 @@ struct DataSpec {
   std::optional<std::int64_t> train_samples;      // subsample the training set
   std::string normalize = "none";                 // none | standard | minmax | channel
   std::vector<double> channel_mean, channel_std;  // normalize channel; empty: fitted
+  std::string storage = "float64";                // float64 | float32 (FeatureMatrix)
   PartitionSpec partition;
 
   const models::DataSourceFacts& facts() const { return models::data_source_info(source).facts; }

@@ -61,6 +61,7 @@ void read_data(const json& j, DataSpec& d) {
   if (j.contains("train_samples")) d.train_samples = j.at("train_samples").get<std::int64_t>();
   d.normalize = j.at("normalize").get<std::string>();
   read_channel_normalization(j, d);
+  d.storage = j.at("storage").get<std::string>();
   const json& partition = j.at("partition");
   d.partition.kind = partition.at("kind").get<std::string>();
   if (partition.contains("alpha")) d.partition.alpha = partition.at("alpha").get<double>();

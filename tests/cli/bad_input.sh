@@ -28,6 +28,8 @@ expect_refused bandwidth_bad_unit "network.bandwidth" '{"network": {"bandwidth":
 expect_refused latency_negative "network.latency" '{"network": {"latency": "-1us"}}'
 expect_refused header_not_size "network.header" '{"network": {"header": "64Gbps"}}'
 expect_refused sharing_unknown "network.sharing" '{"network": {"sharing": "fare"}}'
+expect_refused storage_float16 "data.storage" '{"data": {"source": "synthetic-regression", "storage": "float16"}}'
+expect_refused storage_without_data "data.storage" '{"model": {"kind": "consensus", "dimension": 4}, "algorithm": {"kind": "choco-gossip"}, "data": {"source": "none", "storage": "float32"}}'
 expect_refused batch_zero "algorithm.batch_size" '{"algorithm": {"batch_size": 0}}'
 expect_refused momentum_one "algorithm.momentum" '{"algorithm": {"momentum": 1.0}}'
 expect_refused step_negative "algorithm.step_size" '{"algorithm": {"step_size": -0.1}}'

@@ -12,7 +12,8 @@
 # --data-per-rank; a data file missing where it is read is refused the same way. Node failures and --trace across
 # ranks equal the single process too. The memory estimate (and
 # --memory-limit) is per rank. The CHOCO and D-PSGD data sets span
-# several 4,096-row evaluation chunks, so every rank evaluates a share of each row.
+# several 4,096-row evaluation chunks, so every rank evaluates a share of each row; both
+# also run with data.storage float32.
 # Skipped (exit 0, message) only when dlsim was built without MPI.
 # Usage: run_mpi.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
@@ -124,6 +125,25 @@ for s in choco adag lpc pushsum dpsgd; do
   done
   mpirun -np 2 "$dlsim" run "$tmp/$s.json" --out "$tmp/$s.2t" --threads 2 --quiet
   check "$s, 2 ranks x 2 threads == one process" same_results "$tmp/$s.1" "$tmp/$s.2t" 2
+done
+
+# data.storage float32: the ranks share the floats (4 bytes a value) and evaluate their
+# rows with the float kernel; the results equal the single process's, and differ from
+# float64's (the rounding happened).
+for s in choco dpsgd; do
+  sed 's/"data": {/"data": {"storage": "float32", /' "$tmp/$s.json" > "$tmp/$s-f32.json"
+  "$dlsim" run "$tmp/$s-f32.json" --out "$tmp/$s-f32.1" --quiet
+  mpirun -np 2 "$dlsim" run "$tmp/$s-f32.json" --out "$tmp/$s-f32.2" --quiet
+  check "$s, float32 storage, 2 ranks == one process" same_results "$tmp/$s-f32.1" "$tmp/$s-f32.2" 2
+  check "$s, float32 storage: close to float64's losses, not equal" "$py" - "$tmp/$s.1" "$tmp/$s-f32.1" <<'PY'
+import csv, os, sys
+def losses(folder):
+    with open(os.path.join(folder, "metrics.csv")) as f:
+        return [float(r["train_loss"]) for r in csv.DictReader(f)]
+a, b = losses(sys.argv[1]), losses(sys.argv[2])
+assert len(a) == len(b) and a != b, (a, b)
+assert all(abs(x - y) <= 1e-4 * abs(x) for x, y in zip(a, b)), (a, b)
+PY
 done
 
 # refused NAME WHERE CONTAINS SCENARIO-FILE: under mpirun -np 2, exit 2, exactly one

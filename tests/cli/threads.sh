@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dlsim run --threads N and --profile: bad thread counts are refused (exit 2, one line,
 # nothing written); --threads 1, 2 and 0 give byte-identical metrics.csv (but wall_s)
-# on a parameter-server and a CHOCO-SGD gossip scenario; --profile prints the wall-time
+# on a parameter-server and a CHOCO-SGD gossip scenario (also with data.storage float32); --profile prints the wall-time
 # table on stderr and summary.json totals hold the split.
 # Usage: threads.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
@@ -30,7 +30,9 @@ gossip='{"workers": 8, "seed": 5,
   "stop": {"iterations": 40}, "metrics": {"every": {"iterations": 4}, "test": true}}'
 printf '%s' "$scenario" > "$tmp/ps.json"
 printf '%s' "$gossip" > "$tmp/gossip.json"
-for name in ps gossip; do
+# data.storage float32, with 9,000 training rows: three evaluation chunks on the pool.
+sed 's/"samples": 1600,/"samples": 12000, "storage": "float32",/' "$tmp/gossip.json" > "$tmp/gossip32.json"
+for name in ps gossip gossip32; do
   for threads in 1 2 0; do
     "$dlsim" run "$tmp/$name.json" --out "$tmp/$name-$threads" --quiet --threads "$threads"
     cut -d, -f1-10 "$tmp/$name-$threads/metrics.csv" > "$tmp/$name-$threads.cut"

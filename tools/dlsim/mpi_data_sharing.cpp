@@ -39,6 +39,7 @@ std::int64_t aligned(std::int64_t offset) {
 // Where one data set of the split lies in the shared object.
 struct SetShape {
   std::int64_t present = 0, rows = 0, cols = 0, classes = 0;
+  std::int64_t value_bytes = 8;  // 4: float32 storage (data.storage)
   std::int64_t features_at = 0, labels_at = 0;
 };
 
@@ -68,8 +69,9 @@ Layout layout_of(models::DataSplit* split) {
     s.rows = sets[i]->features.rows();
     s.cols = sets[i]->features.cols();
     s.classes = sets[i]->classes;
+    s.value_bytes = sets[i]->features.value_bytes();
     s.features_at = aligned(at);
-    at = s.features_at + 8 * s.rows * s.cols;
+    at = s.features_at + s.value_bytes * s.rows * s.cols;
     s.labels_at = aligned(at);
     at = s.labels_at + 8 * s.rows;
   }
@@ -124,7 +126,7 @@ std::string attach(const char* name, Mapping& m) {
 // 16 MB steps, handing each step's whole pages of `from` back to the kernel once copied
 // (MADV_DONTNEED: they read as zeros afterwards), so that the rank holds about one step
 // twice instead of the whole data set.
-void move_out(std::byte* to, double* from, std::size_t bytes) {
+void move_out(std::byte* to, void* from, std::size_t bytes) {
   constexpr std::size_t kStep = std::size_t(16) << 20;
   const auto page = std::size_t(sysconf(_SC_PAGESIZE));
   auto* source = reinterpret_cast<std::byte*>(from);
@@ -198,10 +200,10 @@ std::optional<models::DataSplit> MpiDataSharing::share(std::optional<models::Dat
     for (std::size_t i = 0; i < sets.size(); ++i) {
       if (!sets[i]) continue;
       const SetShape& s = layout.sets[i];
-      move_out(start + s.features_at, sets[i]->features.owned().data(),
-               std::size_t(8 * s.rows * s.cols));
+      move_out(start + s.features_at, sets[i]->features.owned_storage(),
+               std::size_t(s.value_bytes * s.rows * s.cols));
       std::memcpy(start + s.labels_at, sets[i]->labels.data(), std::size_t(8 * s.rows));
-      sets[i]->features = models::Matrix();
+      sets[i]->features.release();
     }
     loaded.reset();
     mprotect(mapping->at, mapping->bytes, PROT_READ);  // a view is read-only, here too
@@ -215,7 +217,8 @@ std::optional<models::DataSplit> MpiDataSharing::share(std::optional<models::Dat
   auto make = [&](const SetShape& s) {
     models::Dataset d;
     d.features = models::FeatureMatrix::view_of(
-        reinterpret_cast<const double*>(start + s.features_at), s.rows, s.cols, keep_alive);
+        start + s.features_at, s.rows, s.cols, keep_alive,
+        s.value_bytes == 4 ? models::Storage::float32 : models::Storage::float64);
     d.labels = Eigen::Map<const models::Vector>(
         reinterpret_cast<const double*>(start + s.labels_at), s.rows);
     d.classes = int(s.classes);

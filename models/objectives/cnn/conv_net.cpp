@@ -53,10 +53,16 @@ std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, 
   double cross_entropy = 0, correct = 0;
   for (Index r0 = begin; r0 < end; r0 += kConvEvalBlock) {
     const Index rows = std::min(kConvEvalBlock, end - r0);
-    const auto& logits = net.forward(s.params.data(), data.features.middleRows(r0, rows), s.net);
-    const auto [ce, ok] = block_sums<T>(logits, data.labels, r0, classes);
-    cross_entropy += ce;
-    correct += ok;
+    // One call, with the block as it is or (float32 storage) converted whole.
+    data.features.for_row_blocks(
+        r0, rows,
+        [&](Index, const auto& x) {
+          const auto& logits = net.forward(s.params.data(), x, s.net);
+          const auto [ce, ok] = block_sums<T>(logits, data.labels, r0, classes);
+          cross_entropy += ce;
+          correct += ok;
+        },
+        rows);
   }
   return {cross_entropy, correct};
 }
@@ -98,7 +104,7 @@ template <class T>
 void batch_gradient(const cnn::Network<T>& net, const Vector& w, const Dataset& data,
                     std::span<const Index> rows, int classes, Vector& grad) {
   Scratch<T>& s = scratch<T>();
-  s.x = data.features.view()(rows, Eigen::all);
+  data.features.gather(rows, s.x);
   s.labels.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i)
     s.labels[i] = class_index(data.labels(rows[i]), classes, kConvNetName);

@@ -1,0 +1,45 @@
+// FeatureMatrix::to_float32 (feature_matrix.hpp): narrowing in place.
+#include "models/data/feature_matrix.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+namespace dlsim::models {
+
+void FeatureMatrix::to_float32() {
+  if (is_float32()) return;
+  Matrix& doubles = owned();  // throws on a view
+  const Index rows = doubles.rows(), cols = doubles.cols(), n = doubles.size();
+  auto holder = std::make_shared<Matrix>(std::move(doubles));
+  auto* bytes = reinterpret_cast<std::byte*>(holder->data());
+  // Value i moves from byte 8i to byte 4i: a chunk is read whole before its floats are
+  // written (memcpy: no aliasing between the two types), and a chunk's floats end
+  // before the next chunk's doubles begin.
+  constexpr Index kChunk = 4096;
+  std::array<float, kChunk> floats;
+  for (Index done = 0; done < n; done += kChunk) {
+    const Index m = std::min(kChunk, n - done);
+    const double* from = holder->data() + done;
+    for (Index i = 0; i < m; ++i) floats[std::size_t(i)] = float(from[i]);
+    std::memcpy(bytes + 4 * done, floats.data(), std::size_t(4 * m));
+  }
+  // The second half's whole pages go back to the kernel (they read as zeros if touched;
+  // nobody touches them: the buffer is freed whole with the holder).
+  const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+  const auto first = (std::uintptr_t(bytes + 4 * n) + page - 1) / page * page;
+  const auto last = std::uintptr_t(bytes + 8 * n) / page * page;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+
+  *this = FeatureMatrix();
+  storage_ = Storage::float32;
+  values_ = holder->data();
+  rows_ = rows;
+  cols_ = cols;
+  keep_alive_ = std::move(holder);
+}
+
+}  // namespace dlsim::models
