@@ -4,6 +4,8 @@
 // products the gradient performs, without anything else). Target (issue 4): the
 // gradient reaches >= 50% of that peak at batch 256.
 //   build/bin/gradient_bench --benchmark_counters_tabular=true
+// BM_Evaluation times a full-data evaluation with float64 and float32 storage:
+//   build/bin/gradient_bench --benchmark_filter=Evaluation --benchmark_repetitions=3
 // Random data of the real shape (784 features, 10 classes) is used, so the benchmark
 // does not need the data set installed; the math does not depend on the values.
 #include <benchmark/benchmark.h>
@@ -157,10 +159,51 @@ void BM_LogisticBatch1(benchmark::State& state) {
   }
 }
 
+// A full-data evaluation as the metrics take it (issue 18, case f's metrics): the data
+// sums of Fashion-MNIST-sized data (70,000 x 784, train and test sets together) in the
+// 4,096-row chunks the evaluator uses, with the features stored as doubles (range(1) = 0,
+// 440 MB read per evaluation) or as floats (range(1) = 1, data.storage float32, 220 MB);
+// range(0) = 0: logistic (a matrix-vector product per chunk), 1: softmax (10 classes).
+// Reported: rows per second, and bytes of features read per second.
+void BM_Evaluation(benchmark::State& state) {
+  constexpr Index kEvalRows = 70000, kChunk = 4096;
+  const bool softmax = state.range(0) == 1, float32 = state.range(1) == 1;
+  static Dataset doubles, floats;
+  if (doubles.size() == 0) {
+    std::mt19937_64 rng(6);
+    std::uniform_real_distribution<double> pixel(0.0, 1.0);
+    doubles.features.owned().resize(kEvalRows, kFeatures);
+    for (Index i = 0; i < kEvalRows; ++i)
+      for (Index k = 0; k < kFeatures; ++k) doubles.features.owned()(i, k) = pixel(rng);
+    doubles.labels = Vector::NullaryExpr(kEvalRows, [&](Index) { return double(rng() % 2); });
+    doubles.classes = 2;
+    floats = doubles;
+    floats.features.to_float32();
+  }
+  const Dataset& d = float32 ? floats : doubles;
+  const Logistic logistic(kFeatures, {.l2 = 1e-4, .l1 = 0}, true, {});
+  const Softmax soft(kFeatures, kClasses, {.l2 = 1e-4, .l1 = 0}, true, {});
+  const Objective& f = softmax ? static_cast<const Objective&>(soft) : logistic;
+  std::mt19937_64 rng(7);
+  const Vector w = f.initial_point(rng) + Vector::Constant(f.dimension(), 0.01);
+  for (auto _ : state) {
+    double loss = 0;
+    for (Index r0 = 0; r0 < kEvalRows; r0 += kChunk)
+      loss += f.data_sums(w, d, r0, std::min(kEvalRows, r0 + kChunk))->loss;
+    benchmark::DoNotOptimize(loss);
+  }
+  state.SetItemsProcessed(state.iterations() * kEvalRows);
+  state.SetBytesProcessed(state.iterations() * kEvalRows * kFeatures * d.features.value_bytes());
+}
+
 BENCHMARK(BM_SoftmaxGradient)->Arg(32)->Arg(256);
 BENCHMARK(BM_GemmSoftmaxShape)->Arg(32)->Arg(256);
 BENCHMARK(BM_MlpGradient)->Arg(32)->Arg(256);
 BENCHMARK(BM_GemmMlpShape)->Arg(32)->Arg(256);
 BENCHMARK(BM_LogisticBatch1)->Arg(1024)->Arg(60000)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Evaluation)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"softmax", "float32"})
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
