@@ -4,7 +4,8 @@
 // in the order float_rows.hpp documents (recomputed here in plain scalar code, bit for
 // bit) and agree with a long double sum; gradients, which gather rows into doubles, equal
 // the float64 storage's to the last bit when the values are floats already; evaluation
-// sums agree to rounding; a shared float32 view (MPI ranks) reads like owned storage.
+// sums agree to rounding (a convolutional network's, which converts whole blocks, exactly);
+// a shared float32 view (MPI ranks) reads like owned storage.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "models/data/float_rows.hpp"
+#include "models/objectives/cnn/architectures.hpp"
+#include "models/objectives/cnn/conv_net.hpp"
 #include "models/objectives/least_squares.hpp"
 #include "models/objectives/logistic.hpp"
 #include "models/objectives/mlp.hpp"
@@ -183,5 +186,24 @@ TEST_CASE("float32 storage: a shared view reads like the owned floats, to the la
   Vector ga, gb;
   f.gradient(w, owned, std::vector<Index>{4, 80, 7}, ga);
   f.gradient(w, view, std::vector<Index>{4, 80, 7}, gb);
+  CHECK(ga == gb);
+}
+
+TEST_CASE("float32 storage: a convolutional network reads the same doubles, to the last bit") {
+  // LeNet-5 (the default architecture) on 28x28 inputs: gradients gather, evaluations
+  // convert each 500-row block whole, so on float-exact values both equal float64
+  // storage's exactly.
+  const Dataset doubles = rounded_to_floats(dlsim::test::classification_data(40, 784, 10, 12));
+  const Dataset floats = as_float32(doubles);
+  const dlsim::models::ConvNet f(dlsim::models::cnn::Architecture{}, {.l2 = 1e-3},
+                                 {.kind = dlsim::models::InitOptions::Kind::he},
+                                 dlsim::models::Precision::double_);
+  std::mt19937_64 rng(3);
+  const Vector w = f.initial_point(rng);
+  CHECK(f.loss(w, floats) == f.loss(w, doubles));
+  CHECK(f.accuracy(w, floats) == f.accuracy(w, doubles));
+  Vector ga, gb;
+  f.gradient(w, doubles, std::vector<Index>{3, 31, 7}, ga);
+  f.gradient(w, floats, std::vector<Index>{3, 31, 7}, gb);
   CHECK(ga == gb);
 }

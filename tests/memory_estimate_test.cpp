@@ -86,10 +86,9 @@ TEST_CASE("memory estimate: data, the loading copies and the thread scratch, by 
 
 // The same with data.storage float32: 4 bytes a feature, the label still 8:
 //   data: 1,100 rows x (20 x 4 + 8) + 800 shard indices x 8 = 103,200
-//   loading: the split (336,000) is larger than the conversion (every row in doubles,
-//   1,100 x 21 x 8 = 184,800, plus the training set's floats, 800 x 20 x 4 = 64,000).
-// Without the split the conversion is the larger: 1,000 x 21 x 8 + 1,000 x 20 x 4 =
-// 248,000 against the 1,000 loaded rows' 168,000.
+//   loading: unchanged, 336,000 (the floats are made in place, in the doubles' memory)
+//   thread scratch: 1,760 + the evaluation's converted block, 500 rows x 20 x 8 = 81,760.
+// Without the split and the eval subsample: 1,000 x 88 + 8,000 = 96,000 and 168,000.
 TEST_CASE("memory estimate: float32 storage, by hand") {
   json doc = {{"workers", 2},
               {"data",
@@ -106,11 +105,12 @@ TEST_CASE("memory estimate: float32 storage, by hand") {
   CHECK(p.data->train.features.is_float32());
   CHECK(piece(p.memory, "data") == Approx(103200));
   CHECK(piece(p.memory, "loading") == Approx(336000));
+  CHECK(piece(p.memory, "thread scratch") == Approx(81760));
   doc["data"].erase("test_fraction");
   doc["metrics"].erase("eval_samples");
   const sim::PreparedRun whole = sim::prepare(sim::load_scenario(doc));
-  CHECK(piece(whole.memory, "data") == Approx(1000 * 88 + 8000));
-  CHECK(piece(whole.memory, "loading") == Approx(248000));
+  CHECK(piece(whole.memory, "data") == Approx(96000));
+  CHECK(piece(whole.memory, "loading") == Approx(168000));
 }
 
 TEST_CASE("memory estimate: ring all-reduce's shortcut counts one worker process") {

@@ -24,6 +24,7 @@ constexpr double kMessageBytes = 280;
 constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
 constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded
 constexpr double kRecorderVectors = 2;     // per model holder: pending and latest deposit
+constexpr double kConvertedRows = 500;     // float32 storage: rows converted at once, at most
 
 std::string count(double x) {
   // Whole counts in full ("1000000 nodes", not "1e+06 nodes"); others to 6 digits.
@@ -113,19 +114,12 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   const double value_bytes = z.float32 ? 4 : 8;
   const double stored_row_bytes = value_bytes * double(z.features) + 8;  // and the label
   const double rows = double(z.train_rows + z.test_rows + z.eval_rows);
-  double loading = double(z.loading_rows) * row_bytes;
-  std::string loading_what = fmt::format("{} rows held while loading x {} values x 8 bytes",
-                                         z.loading_rows, z.features + 1);
-  // float32 storage: every row in doubles while the training set's floats are made.
-  const double converting = rows * row_bytes + double(z.train_rows) * 4 * double(z.features);
-  if (z.float32 && converting > loading) {
-    loading = converting;
-    loading_what = fmt::format(
-        "{} rows x {} values x 8 bytes, and the training set's {} rows "
-        "x {} features as floats",
-        count(rows), z.features + 1, z.train_rows, z.features);
-  }
-  e.pieces.push_back({"loading", loading, loading_what, data_key(s)});
+  // (float32 storage is made in place, in the doubles' memory: no more than loading.)
+  const double loading = double(z.loading_rows) * row_bytes;
+  e.pieces.push_back({"loading", loading,
+                      fmt::format("{} rows held while loading x {} values x 8 bytes",
+                                  z.loading_rows, z.features + 1),
+                      data_key(s)});
   e.pieces.push_back(
       {"data", rows * stored_row_bytes + 8 * double(z.train_rows),
        z.float32 ? fmt::format("{} rows x ({} features x 4 bytes + an 8-byte "
@@ -172,11 +166,14 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
        "workers"});
 
   // Per-thread scratch: every thread that runs jobs or evaluation chunks keeps its own.
+  // float32 storage adds the block an evaluation converts to doubles: at most the 500
+  // rows of a convolutional network's evaluation block (dense classifiers convert 64).
   const double threads = double(std::max(z.threads, 1));
-  e.pieces.push_back(
-      {"thread scratch", threads * z.model.thread_bytes,
-       fmt::format("{} threads x {} bytes", count(threads), count(z.model.thread_bytes)),
-       "algorithm.batch_size"});
+  const double per_thread =
+      z.model.thread_bytes + (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0);
+  e.pieces.push_back({"thread scratch", threads * per_thread,
+                      fmt::format("{} threads x {} bytes", count(threads), count(per_thread)),
+                      "algorithm.batch_size"});
 
   // The engine's per-node, per-process and per-message state.
   const double messages = messages_per_round(s, graph.get(), z.simulated_workers);

@@ -10,9 +10,8 @@
 //   loading       the data while it is prepared (nothing else exists yet): the rows the
 //                 source stored, plus the copies test_fraction (every training row, into
 //                 the new training and test sets) or train_samples (the subsample) take
-//                 while the loaded set still exists, · (features + 1) · 8; with float32
-//                 storage at least every row in doubles plus the training set's floats
-//                 (the conversion);
+//                 while the loaded set still exists, · (features + 1) · 8 (float32
+//                 storage is made in place, in the doubles' memory);
 //   model state   8d per model-sized vector: each simulated worker's own
 //                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp), the
 //                 collective's buffers (sim/collectives/collective_memory.hpp), the public
