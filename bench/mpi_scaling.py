@@ -30,9 +30,11 @@ start-up included), median over --runs. Target: 2 ranks × 1 thread ≥ 1.7× fa
 and rank 0's `wall_metrics_s` from summary.json, to show where the rest of the time goes.
 
 Part 3, machine memory (cases machine-k1, machine-k2, machine-k2-per-rank, machine-k4,
-machine-k4-per-rank): part 1's scenario, with the data set held once per machine (the
-default: the machine's lowest rank loads it into an MPI shared-memory window, the others
-map it) or once per rank (`--data-per-rank`). Peak RSS counts a shared page in every rank
+machine-k4-per-rank, and machine-k1/k2/k4-float32): part 1's scenario, with the data set
+held once per machine (the default: the machine's lowest rank loads it into POSIX shared
+memory, the others map it) or once per rank (`--data-per-rank`), as doubles or, in the
+float32 cases, as floats (`--set data.storage=float32`; their results are compared among
+themselves). Peak RSS counts a shared page in every rank
 that touched it, so this part samples each dlsim process's proportional set size (Pss in
 /proc/PID/smaps_rollup: a shared page counts 1/N in each of the N processes mapping it)
 every 20 ms and reports the peak of their sum (what the job costs the machine) and each
@@ -100,6 +102,10 @@ CASES = {
     "machine-k2-per-rank": ("machine", 2, 1),
     "machine-k4": ("machine", 4, 1),
     "machine-k4-per-rank": ("machine", 4, 1),
+    # part 3 with data.storage float32 (the shared copy holds floats: half the bytes)
+    "machine-k1-float32": ("machine", 1, 1),
+    "machine-k2-float32": ("machine", 2, 1),
+    "machine-k4-float32": ("machine", 4, 1),
 }
 PARTS = ("mem", "time", "machine")
 MEM_TARGET = 0.60      # per-rank peak at K = 2 / single-process peak, shared part excluded
@@ -382,23 +388,26 @@ def part_machine(r, cases, runs):
     print(f"\n## Part 3: machine memory, part 1's scenario ({MEM_WORKERS} workers, MLP, "
           f"Fashion-MNIST), the data set once per machine or once per rank")
     scen = write_mlp_scenario(r.tmp)
-    rows, outs = {}, []
+    rows, outs = {}, {"float64": [], "float32": []}
     for case in cases:
         _, k, t = CASES[case]
         flags = ["--data-per-rank"] if case.endswith("per-rank") else []
+        storage = "float32" if case.endswith("float32") else "float64"
+        sets = [f"data.storage={storage}"] if storage == "float32" else []
         sums, ranks = [], []
         for i in range(runs):
-            res = r.run(case, scen, [], k, t, flags, sample=True)
+            res = r.run(case, scen, sets, k, t, flags, sample=True)
             if not res:
                 continue
             sums.append(res[2][0])
             ranks.append(res[2][1])
-            outs.append((f"{case}#{i + 1}", res[1]))
+            outs[storage].append((f"{case}#{i + 1}", res[1]))
         if sums and all(len(x) == k for x in ranks):
             rows[case] = (statistics.median(sums), [statistics.median(c) for c in zip(*ranks)])
         elif sums:
             print(f"  {case}: a run's processes were not all sampled; no row")
-    bad = check_identical("part 3", outs)
+    bad = check_identical("part 3", outs["float64"]) + \
+        check_identical("part 3, float32 storage", outs["float32"])
     print()
     print("| K | data set | peak Pss sum MB | each rank's peak Pss MB |")
     print("|---|---|---|---|")
@@ -407,6 +416,8 @@ def part_machine(r, cases, runs):
             continue
         _, k, _ = CASES[case]
         where = "per rank" if case.endswith("per-rank") or k == 1 else "per machine"
+        if case.endswith("float32"):
+            where += ", float32"
         total, each = rows[case]
         print(f"| {k} | {where} | {total / MB:.0f} | {' / '.join(f'{e / MB:.0f}' for e in each)} |")
     print(f"\n(median of {runs} runs; Pss sampled every 20 ms; rank 0 first, which loads the "
