@@ -211,3 +211,37 @@ TEST_CASE("random-k: every index is kept with probability k/d; unbiased scaling 
   RandomKCompressor biased({0, k}, false);
   CHECK_FALSE(biased.unbiased());
 }
+
+TEST_CASE("top-k: add_decoded equals adding the decoded vector, bit for bit") {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (const Eigen::Index d : {1, 5, 785}) {
+    for (const std::int64_t k : {std::int64_t(1), std::int64_t(d)}) {
+      TopKCompressor c({0, k});
+      REQUIRE(c.adds_decoded());
+      Eigen::VectorXd v(d), target(d);
+      for (auto& x : v) x = normal(rng);
+      for (auto& x : target) x = rng() % 3 == 0 ? 0.0 : normal(rng);  // +0 included
+      const Encoded m = c.encode(v, rng);
+      for (const double weight : {1.0, 0.37, 1e-300}) {
+        Eigen::VectorXd q, dense = target, sparse = target;
+        c.decode(m, q);
+        dense += weight * q;
+        c.add_decoded(m, weight, sparse);
+        CHECK(bitwise_equal(sparse, dense));
+      }
+      Eigen::VectorXd wrong(d + 1);
+      CHECK_THROWS_AS(c.add_decoded(m, 1.0, wrong), std::invalid_argument);
+      Encoded cut = m;
+      cut.bits -= 1;
+      CHECK_THROWS_AS(c.add_decoded(cut, 1.0, target), std::invalid_argument);
+    }
+  }
+  // Random-k keeps the dense decode.
+  RandomKCompressor random_k({0.5, 0}, false);
+  CHECK_FALSE(random_k.adds_decoded());
+  Eigen::VectorXd target = Eigen::VectorXd::Zero(4);
+  std::mt19937_64 unused(0);
+  CHECK_THROWS_AS(random_k.add_decoded(random_k.encode(target, unused), 1.0, target),
+                  std::logic_error);
+}

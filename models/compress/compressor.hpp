@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,18 @@ class Compressor {
   virtual bool all_reducible() const { return false; }
   /// encode(v).bits == bits_for(v.size()) for every v (false for qsgd's Elias coding).
   virtual bool fixed_size() const { return true; }
+  /// True when add_decoded() works: the message names few coordinates (top-k), so that
+  /// adding them is cheaper than decoding every coordinate and adding the whole vector.
+  virtual bool adds_decoded() const { return false; }
+  /// target[i] += weight · q[i] for the coordinates the message carries (q = decode of
+  /// it; target has its dimension). For a target holding no −0.0 this equals
+  /// `target += weight * q` bit for bit: the other coordinates would add weight · 0 = +0,
+  /// which changes nothing else. Same checks as decode(); std::logic_error unless
+  /// adds_decoded().
+  virtual void add_decoded(const Encoded& message, double weight, Eigen::VectorXd& target) const {
+    (void)message, (void)weight, (void)target;
+    throw std::logic_error("this compressor cannot add a message without decoding it");
+  }
 };
 
 // ------------------------------------------------------------------ the concept

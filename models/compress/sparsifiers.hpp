@@ -37,8 +37,17 @@ class TopKCompressor final : public Compressor {
   void decode(const Encoded& message, Eigen::VectorXd& out) const override;
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override { return false; }
+  bool adds_decoded() const override { return true; }
+  void add_decoded(const Encoded& message, double weight, Eigen::VectorXd& target) const override;
 
  private:
+  // Throws std::invalid_argument unless the message has the size its dimension implies.
+  void check(const Encoded& message) const;
+  // Calls kept(i, q_i) for every coordinate a checked message carries, in its order
+  // (std::invalid_argument for an index out of range).
+  template <class Kept>
+  void for_each_kept(const Encoded& message, Kept&& kept) const;
+
   SparsityOptions options_;
   std::vector<std::uint64_t> keys_;  // reused buffers
   std::vector<std::uint32_t> histogram_;

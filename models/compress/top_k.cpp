@@ -169,13 +169,16 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
   out.finish_into(message.bytes);
 }
 
-void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
+void TopKCompressor::check(const Encoded& message) const {
   check_message_size(message, "top-k");
-  const Eigen::Index d = message.dimension;
-  if (message.bits != bits_for(d))
+  if (message.bits != bits_for(message.dimension))
     throw std::invalid_argument("top-k decode: " + std::to_string(message.bits) + " bits for " +
-                                std::to_string(d) + " coordinates");
-  out.setZero(d);
+                                std::to_string(message.dimension) + " coordinates");
+}
+
+template <class Kept>
+void TopKCompressor::for_each_kept(const Encoded& message, Kept&& kept) const {
+  const Eigen::Index d = message.dimension;
   const std::int64_t k = kept_coordinates(options_, d);
   const int index_bits = ceil_log2(std::uint64_t(d));
   // Two readers over the one message: the k indices, and the k values after them.
@@ -185,8 +188,24 @@ void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
   for (std::int64_t j = 0; j < k; ++j) {
     const std::uint64_t i = indices.get(index_bits);
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
-    out(Eigen::Index(i)) = double(std::bit_cast<float>(std::uint32_t(values.get(32))));
+    kept(Eigen::Index(i), double(std::bit_cast<float>(std::uint32_t(values.get(32)))));
   }
+}
+
+void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
+  check(message);
+  out.setZero(message.dimension);
+  for_each_kept(message, [&](Eigen::Index i, double q) { out(i) = q; });
+}
+
+void TopKCompressor::add_decoded(const Encoded& message, double weight,
+                                 Eigen::VectorXd& target) const {
+  check(message);
+  if (target.size() != message.dimension)
+    throw std::invalid_argument("top-k decode: a message of " + std::to_string(message.dimension) +
+                                " coordinates added to a vector of " +
+                                std::to_string(target.size()));
+  for_each_kept(message, [&](Eigen::Index i, double q) { target(i) += weight * q; });
 }
 
 std::vector<spec::Key> sparsity_keys() {

@@ -149,6 +149,16 @@ class ChocoNode {
     if (keep_copies_) copies_[j] += q;
   }
 
+  /// Step 1 for in-neighbour j without a decoded copy: add(weight, v) adds weight · q_j to
+  /// v (WorkerMath::add_decoded). The same doubles as receive(): s_i, x̂_j start at +0 and
+  /// only ever gain sums, so they hold no −0.0. Ignored without math.
+  template <class AddScaled>
+  void receive_with(std::size_t j, AddScaled&& add) {
+    if (x_.size() == 0) return;
+    add(in_weights_[j], neighbour_sum_);
+    if (keep_copies_) add(1.0, copies_[j]);  // 1 · q = q exactly
+  }
+
   /// In-neighbour j failed: w_ii ← w_ii + w_ij and s_i = Σ_{l alive} w_il x̂_l, recomputed
   /// from the copies; the neighbours after j are renumbered j, j + 1, ...
   void forget(std::size_t j) {
@@ -187,6 +197,11 @@ class ChocoNode {
   /// Step 5: x̂_i ← x̂_i + q_i with the decoded message q_i.
   void sent(const models::Vector& q) {
     if (x_.size() > 0) public_copy_ += q;
+  }
+  /// The same through add(weight, v) (receive_with()).
+  template <class AddScaled>
+  void sent_with(AddScaled&& add) {
+    if (x_.size() > 0) add(1.0, public_copy_);
   }
 
  private:

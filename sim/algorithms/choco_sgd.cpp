@@ -86,9 +86,15 @@ class ChocoWorker {
   // Iteration k's compute job: step 1 on the collected messages (a failed neighbour is
   // forgotten in its place in the sequence), steps 2–4 in the node's order, step 5.
   models::ComputeCost iterate(std::int64_t k) {
+    const bool sparse = math_.adds_decoded();  // top-k: add the kept coordinates only
     for (const Arrival& a : gossip_.arrivals()) {
       if (!a.message) {
         node_.forget(a.index);
+        continue;
+      }
+      if (sparse) {
+        node_.receive_with(
+            a.index, [&](double w, models::Vector& v) { math_.add_decoded(*a.message, w, v); });
         continue;
       }
       math_.decode(*a.message, received_);
@@ -102,8 +108,13 @@ class ChocoWorker {
                     setup_.local_step, t_.objective);
     });
     q_ = math_.encode(node_.difference(), dimension_);
-    math_.decode(Message{me_.id(), me_.id(), std::uint64_t(k), q_}, received_);
-    node_.sent(received_);  // as the neighbours see it
+    const Message own{me_.id(), me_.id(), std::uint64_t(k), q_};
+    if (sparse) {  // as the neighbours see it
+      node_.sent_with([&](double w, models::Vector& v) { math_.add_decoded(own, w, v); });
+    } else {
+      math_.decode(own, received_);
+      node_.sent(received_);
+    }
     return cost;
   }
 

@@ -81,6 +81,12 @@ void WorkerMath::decode(const Message& m, models::Vector& out) {
   decoder_->decode(*m.payload, out);
 }
 
+void WorkerMath::add_decoded(const Message& m, double weight, models::Vector& target) {
+  const ScopedWall timer = t_.wall.time_compress();
+  if (!t_.computes(id_)) return;
+  decoder_->add_decoded(*m.payload, weight, target);
+}
+
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
   if (!t_.ranks) return encode_fp32_here(v, dimension);
   return t_.ranks->route(NodeId(id_), [&] { return encode_fp32_here(v, dimension); });

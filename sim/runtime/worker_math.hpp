@@ -50,6 +50,13 @@ class WorkerMath {
   }
   /// Decodes a payload of encode() into out (left empty for models without math).
   void decode(const Message& m, models::Vector& out);
+  /// Whether add_decoded() works for the scenario's compressor (top-k: a message names few
+  /// coordinates, and adding only those skips a dense decode and a dense sum).
+  bool adds_decoded() const { return decoder_->adds_decoded(); }
+  /// target += weight · decode(m), touching only the coordinates m carries; bit for bit the
+  /// dense sum for a target without −0.0 (Compressor::add_decoded). Nothing for models
+  /// without math.
+  void add_decoded(const Message& m, double weight, models::Vector& target);
 
   /// For messages an algorithm sends exactly (a parameter server's model broadcast):
   /// fp32 whatever the scenario's compressor, 32 bits per coordinate.
