@@ -7,9 +7,9 @@
 // The values are stored as doubles (float64, the default) or, when the scenario asks for
 // it (`data.storage: "float32"`), rounded once to floats: half the memory and half the
 // bytes a full-data evaluation streams. The math stays in doubles either way: readers
-// take rows through gather() and for_row_blocks(), which hand float32 rows over converted
-// to doubles (exactly: every float is a double) and float64 rows as they are, through the
-// same expressions as before float32 storage existed.
+// take rows through gather(), times() and for_row_blocks(), which widen float32 rows to
+// doubles (exactly: every float is a double) and read float64 rows as they are, through
+// the same expressions as before float32 storage existed.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +65,6 @@ class FeatureMatrix {
     return m;
   }
 
-  Storage storage() const { return storage_; }
   bool is_float32() const { return storage_ == Storage::float32; }
   /// Bytes per stored value (8 or 4).
   Index value_bytes() const { return is_float32() ? 4 : 8; }

@@ -1,7 +1,7 @@
-// Kernels over float32 feature rows (FeatureMatrix with data.storage float32) that do
-// the math in doubles without a converted copy: every float is widened exactly to a
-// double as it is read. Results are deterministic but sum in their own order (not
-// Eigen's), so they equal the float64 path only up to rounding.
+// Kernels over float32 feature rows (FeatureMatrix with data.storage float32): widening
+// rows to doubles, and rows times a vector in doubles without a widened copy (every
+// float is widened exactly as it is read). The product is deterministic but sums in its
+// own order (not Eigen's), so it equals the float64 path only up to rounding.
 #pragma once
 
 #include <cstdint>
