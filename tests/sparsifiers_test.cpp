@@ -122,8 +122,8 @@ TEST_CASE("top-k: the small-d radix selection agrees with a full sort, every k")
   };
   std::vector<std::uint64_t> scratch;
   std::vector<std::uint32_t> histogram;
-  // 70,000 takes the large-d path with the same scratch in between (the small path keeps
-  // its histograms zero between calls).
+  // 70,000 takes the large-d path, with the scratch and histogram the small sizes before
+  // and after it use too.
   for (const Eigen::Index d : {1, 2, 3, 17, 70000, 784, 4096, 65536}) {
     for (int kind = 0; kind < 6; ++kind) {
       Eigen::VectorXd v(d);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dlsim run --threads N and --profile: bad thread counts are refused (exit 2, one line,
 # nothing written); --threads 1, 2 and 0 give byte-identical metrics.csv (but wall_s)
-# on a parameter-server and a CHOCO-SGD gossip scenario (also with data.storage float32); --profile prints the wall-time
+# on a parameter-server and a CHOCO-SGD gossip scenario (also with data.storage
+# float32); --profile prints the wall-time
 # table on stderr and summary.json totals hold the split.
 # Usage: threads.sh DLSIM_BINARY SOURCE_DIR
 set -uo pipefail
