@@ -6,14 +6,18 @@
 // flow has a saturated resource on which no other flow gets more (the bottleneck
 // characterisation of max-min fairness, Bertsekas & Gallager §6.5.2). The same for
 // network.model lv08: weighted by 1/penalty, bounded by the TCP window, rate 0.97 times
-// the max-min value (SimGrid 3.32's LV08, sim/network/network_model.hpp).
+// the max-min value (SimGrid 3.32's LV08, sim/network/network_model.hpp). Last, the
+// dense_key_sort helper the solver uses for a synchronous round's many ends.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "sim/network/dense_key_sort.hpp"
 #include "sim/network/fair_sharing.hpp"
 
 using namespace dlsim::sim;
@@ -344,4 +348,36 @@ TEST_CASE(
         check_max_min(c, w, p);
     });
   }
+}
+
+TEST_CASE("dense_key_sort orders by unique keys as std::sort does, or declines", "[fair_sharing]") {
+  std::mt19937_64 rng(7);
+  std::vector<std::uint32_t> slots;
+  for (std::size_t n : {0u, 1u, 2u, 3u, 17u, 1000u, 65536u}) {
+    // Unique keys from a span of 2n values starting far from 0, shuffled; payloads tag
+    // the items so that moving an item whole is checked, not just its key.
+    std::vector<std::uint64_t> keys(2 * n);
+    std::iota(keys.begin(), keys.end(), std::uint64_t(1) << 40);
+    std::shuffle(keys.begin(), keys.end(), rng);
+    keys.resize(n);
+    std::vector<std::pair<std::uint64_t, std::string>> items;
+    for (std::uint64_t k : keys) items.emplace_back(k, std::to_string(k * 3));
+    auto expected = items;
+    std::sort(expected.begin(), expected.end());
+    CAPTURE(n);
+    REQUIRE(dense_key_sort(
+        items, [](const auto& item) { return item.first; }, slots));
+    CHECK(items == expected);
+  }
+  // Keys spread over more than 4 times their count: declined, items untouched.
+  std::vector<std::uint64_t> sparse = {40, 0, 20};
+  const auto before = sparse;
+  CHECK_FALSE(dense_key_sort(
+      sparse, [](std::uint64_t k) { return k; }, slots));
+  CHECK(sparse == before);
+  // Two items with one key: an error, not a lost item.
+  std::vector<std::uint64_t> twice = {5, 6, 5};
+  CHECK_THROWS_AS(dense_key_sort(
+                      twice, [](std::uint64_t k) { return k; }, slots),
+                  std::logic_error);
 }

@@ -103,13 +103,19 @@ void Engine::run_jobs() {
   if (exchange_) exchange_->exchange(running_);
   ++job_phases_;
   // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
-  // would allocate a merge buffer per phase; this scratch keeps its capacity.
+  // would allocate a merge buffer per phase; this scratch keeps its capacity. Jobs are
+  // usually registered in order already (processes resumed in node order): then the
+  // sort is skipped.
   finish_order_.clear();
-  for (std::size_t i = 0; i < running_.size(); ++i)
+  bool sorted = true;
+  for (std::size_t i = 0; i < running_.size(); ++i) {
     finish_order_.push_back(JobRank{running_[i]->order(), std::uint32_t(i)});
-  std::sort(finish_order_.begin(), finish_order_.end(), [](const JobRank& a, const JobRank& b) {
-    return a.order != b.order ? a.order < b.order : a.index < b.index;
-  });
+    sorted = sorted && (i == 0 || finish_order_[i - 1].order <= finish_order_[i].order);
+  }
+  if (!sorted)
+    std::sort(finish_order_.begin(), finish_order_.end(), [](const JobRank& a, const JobRank& b) {
+      return a.order != b.order ? a.order < b.order : a.index < b.index;
+    });
   for (const JobRank& rank : finish_order_) running_[rank.index]->finish();
   running_.clear();
 }

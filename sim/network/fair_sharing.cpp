@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 
+#include "sim/network/dense_key_sort.hpp"
 #include "sim/network/network_model.hpp"
 
 namespace dlsim::sim {
@@ -66,7 +67,7 @@ void FairSharing::mark(int resource) {
 void FairSharing::attach(TransferId id) {
   Flow& f = flows_[id];
   for (int k = 0; k < 3; ++k) {
-    const int r = f.resources[k];
+    const int r = routes_[id][k];
     if (r < 0) continue;
     f.position[k] = int(users_[r].size());
     users_[r].push_back(id);
@@ -77,34 +78,32 @@ void FairSharing::attach(TransferId id) {
 void FairSharing::detach(TransferId id) {
   Flow& f = flows_[id];
   for (int k = 0; k < 3; ++k) {
-    const int r = f.resources[k];
+    const int r = routes_[id][k];
     if (r < 0) continue;
     auto& list = users_[r];
     const TransferId moved = list.back();  // swap-remove; fix the moved flow's position
     list[f.position[k]] = moved;
     Flow& m = flows_[moved];
     for (int j = 0; j < 3; ++j)
-      if (m.resources[j] == r) m.position[j] = f.position[k];
+      if (routes_[moved][j] == r) m.position[j] = f.position[k];
     list.pop_back();
     mark(r);
   }
 }
 
 void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
-  if (id >= flows_.size()) flows_.resize(std::size_t(id) + 1);
+  if (id >= flows_.size()) {
+    flows_.resize(std::size_t(id) + 1);
+    routes_.resize(std::size_t(id) + 1);
+  }
   const int n = config_.nodes();
+  routes_[id] = Route{src, n + dst, link_resource(src, dst)};
   Flow& f = flows_[id];
-  f = Flow{{src, n + dst, link_resource(src, dst)},
-           {0, 0, 0},
-           bits,
-           0.0,
-           1.0,
-           0.0,
-           engine_.now(),
-           SimTime::max(),
-           next_order_++,
-           f.generation + 1,
-           true};
+  f = Flow{.generation = f.generation + 1,
+           .remaining = bits,
+           .since = engine_.now(),
+           .order = next_order_++,
+           .active = true};
   set_penalty_and_bound(f, src, dst);
   ++active_;
   attach(id);
@@ -122,11 +121,12 @@ void FairSharing::rates_changed() {
   for (TransferId id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
     if (!f.active) continue;
-    set_penalty_and_bound(f, f.resources[0], f.resources[1] - n);
-    const int link = link_resource(f.resources[0], f.resources[1] - n);
-    if (link != f.resources[2]) {
+    const Route route = routes_[id];
+    set_penalty_and_bound(f, route[0], route[1] - n);
+    const int link = link_resource(route[0], route[1] - n);
+    if (link != route[2]) {
       detach(id);
-      flows_[id].resources[2] = link;
+      routes_[id][2] = link;
       attach(id);
     }
   }
@@ -181,7 +181,7 @@ void FairSharing::solve() {
         if (flow_stamp_[id] == stamp_) continue;
         flow_stamp_[id] = stamp_;
         component_flows_.push_back(id);
-        for (int r : flows_[id].resources) {
+        for (int r : routes_[id]) {
           if (r < 0 || resource_stamp_[r] == stamp_) continue;
           resource_stamp_[r] = stamp_;
           component_resources_.push_back(r);
@@ -246,11 +246,11 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
 // The flow of component index k (current flows span) takes its value new_rate_[k] out
 // of every resource it crosses.
 void FairSharing::apply(std::uint32_t k, TransferId id) {
-  const Flow& f = flows_[id];
-  for (int r : f.resources) {
+  const double weight = weighted_ ? 1.0 / flows_[id].penalty : 1.0;  // cm02: penalty 1
+  for (int r : routes_[id]) {
     if (r < 0) continue;
     left_[r] -= new_rate_[k];
-    weight_sum_[r] -= 1.0 / f.penalty;
+    weight_sum_[r] -= weight;
     --count_[r];
   }
 }
@@ -287,7 +287,7 @@ void FairSharing::fill_by_scanning(std::span<const int> resources,
       if (by_bound) {
         fixed = f.bound > 0 && f.bound * f.penalty <= bound_level * (1 + 1e-12);
       } else {
-        for (int r : f.resources) fixed |= r >= 0 && saturated_[r];
+        for (int r : routes_[flows[k]]) fixed |= r >= 0 && saturated_[r];
       }
       if (!fixed) {
         unfixed_[kept++] = k;
@@ -326,8 +326,17 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
     heap.push_back(entry(r));
     std::push_heap(heap.begin(), heap.end(), later);
   };
-  for (int r : resources) heap.push_back(entry(r));  // every resource here has users
-  std::make_heap(heap.begin(), heap.end(), later);
+  // Every resource here has users. The entries stay in component order (breadth-first
+  // from the seed) until the first round has taken its saturated resources: that round
+  // often takes most of them (a synchronous gossip round saturates every port at once),
+  // and visiting their flows in component order reads memory mostly in sequence, where
+  // the heap's array order jumps about. Only what it leaves becomes a heap.
+  for (int r : resources) heap.push_back(entry(r));
+  bool first_round = true;
+  auto build_heap = [&] {
+    std::make_heap(heap.begin(), heap.end(), later);
+    first_round = false;
+  };
   bound_levels_.clear();
   if (weighted_) {
     for (std::size_t k = 0; k < flows.size(); ++k) {
@@ -344,11 +353,16 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
     auto valid = [&](const Entry& e) {
       return count_[e.resource] > 0 && e.version == resource_version_[e.resource];
     };
-    while (!valid(heap.front())) {
-      std::pop_heap(heap.begin(), heap.end(), later);
-      heap.pop_back();
+    double share = std::numeric_limits<double>::infinity();
+    if (first_round) {  // every entry is valid: the smallest share by a linear scan
+      for (const Entry& e : heap) share = std::min(share, e.share);
+    } else {
+      while (!valid(heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+      }
+      share = heap.front().share;
     }
-    const double share = heap.front().share;
     while (next_bound < bound_levels_.size() && new_rate_[bound_levels_[next_bound].k] >= 0)
       ++next_bound;
     const double bound_level = next_bound < bound_levels_.size()
@@ -356,6 +370,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
                                    : std::numeric_limits<double>::infinity();
     round_fixed_.clear();
     if (bound_level < share) {
+      if (first_round) build_heap();
       for (std::size_t b = next_bound;
            b < bound_levels_.size() && bound_levels_[b].level <= bound_level * (1 + 1e-12); ++b) {
         const std::uint32_t k = bound_levels_[b].k;
@@ -371,7 +386,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
       // in one linear pass and rebuild the heap instead: O(n) instead of O(n log n).
       // The set found is the same, and its order does not matter (the values fixed in
       // a round do not depend on the resource that fixed them).
-      const std::size_t bulk = std::max<std::size_t>(64, heap.size() / 32);
+      const std::size_t bulk = first_round ? 0 : std::max<std::size_t>(64, heap.size() / 32);
       std::size_t popped = 0;
       while (!heap.empty() && heap.front().share <= limit && popped < bulk) {
         if (valid(heap.front())) saturated_list_.push_back(heap.front().resource);
@@ -379,7 +394,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
         heap.pop_back();
         ++popped;
       }
-      if (popped == bulk && !heap.empty() && heap.front().share <= limit) {
+      if (first_round || (popped == bulk && !heap.empty() && heap.front().share <= limit)) {
         std::size_t kept = 0;
         for (const Entry& e : heap) {
           if (!valid(e)) continue;  // stale: skipped by every later round anyway
@@ -389,13 +404,13 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
             heap[kept++] = e;
         }
         heap.resize(kept);
-        std::make_heap(heap.begin(), heap.end(), later);
+        build_heap();
       }
       for (int r : saturated_list_) {
         for (TransferId id : users_[r]) {
           const std::uint32_t k = component_index_[id];
           if (new_rate_[k] >= 0) continue;
-          new_rate_[k] = share / flows_[id].penalty;
+          new_rate_[k] = weighted_ ? share / flows_[id].penalty : share;  // cm02: penalty 1
           round_fixed_.push_back(k);
         }
       }
@@ -406,7 +421,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
     for (std::uint32_t k : round_fixed_) {
       apply(k, flows[k]);
       --unfixed;
-      for (int q : flows_[flows[k]].resources) {
+      for (int q : routes_[flows[k]]) {
         if (q < 0 || round_mark_[q] == round_) continue;
         round_mark_[q] = round_;
         changed_.push_back(q);
@@ -486,15 +501,28 @@ void FairSharing::wake() {
     }
     due_.resize(kept);
     std::make_heap(due_.begin(), due_.end(), later);
-    std::sort(expired_.begin(), expired_.end(),
-              [&](const Due& a, const Due& b) { return later(b, a); });
+    // Stale entries are skipped in any order: drop them, and sort the live ones. Those
+    // normally all end now (a flow is expired at its own finish), so their order is the
+    // ids' order, which dense_key_sort finds in a few linear passes.
+    std::erase_if(expired_, [&](const Due& d) {
+      const Flow& f = flows_[d.id];
+      return !f.active || f.generation != d.generation;
+    });
+    const bool all_now = std::all_of(expired_.begin(), expired_.end(),
+                                     [&](const Due& d) { return d.finish == now; });
+    if (!all_now || !dense_key_sort(
+                        expired_, [](const Due& d) { return d.id; }, slots_))
+      std::sort(expired_.begin(), expired_.end(),
+                [&](const Due& a, const Due& b) { return later(b, a); });
     for (const Due& d : expired_) expire(d);
   }
   if (!done_.empty()) request_solve();
   arm();
   // Simultaneous ends are reported in start order (orders are unique; sorting the pairs
   // themselves reads no flow).
-  std::sort(done_.begin(), done_.end());
+  if (!dense_key_sort(
+          done_, [](const std::pair<std::uint64_t, TransferId>& d) { return d.first; }, slots_))
+    std::sort(done_.begin(), done_.end());
   for (const auto& [order, id] : done_) sink_.transmitted(id);
 }
 
