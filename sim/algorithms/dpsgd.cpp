@@ -4,7 +4,8 @@
 //   one gossip round of round k's graph (sim/collectives/neighbour_exchange.hpp): x_i to
 //     out_k(i), the models of in_k(i) back, tagged k, so a later round's message is never
 //     mixed in early;
-//   decoding and mixing in the order received (a compute job that charges nothing).
+//   decoding and mixing in the order received (a compute job that charges nothing; with
+//     a model without math, nothing to decode, done on the spot).
 // Works on every topology kind: static, time-varying and directed (out- and in-neighbours
 // differ). Full models (fp32) travel on every arc. A failed in-neighbour's weight goes to
 // w_ii (row rule, failures.hpp). Metrics see x_i after the iteration.
@@ -53,7 +54,10 @@ Task<void> worker(Training& t, int id, DpsgdSetup setup,
       return cost;
     });
     co_await gossip.exchange(std::uint64_t(k), std::move(message), k);
-    co_await me.compute([&] {
+    // Decoding and mixing: a compute job that charges nothing, so that it runs on the
+    // pool; a model without math has nothing to decode or mix (its vectors are empty),
+    // so it mixes right here and saves a job phase and its events.
+    auto mix = [&] {
       for (const Arrival& a : gossip.arrivals()) {
         if (!a.message) {  // a failed in-neighbour (failures.hpp)
           node.add_own(a.weight);
@@ -64,7 +68,11 @@ Task<void> worker(Training& t, int id, DpsgdSetup setup,
       }
       node.end_mix();
       return models::ComputeCost{};
-    });
+    };
+    if (t.objective.has_math())
+      co_await me.compute(mix);
+    else
+      mix();
     gossip.release();  // on the engine thread (payload_pool.hpp)
     t.recorder.deposit(id, k + 1, node.model());
   }

@@ -4,7 +4,8 @@
 //     in fp32 (d + 1 coordinates, 32(d + 1) bits) and its decoding, the value as sent;
 //   one gossip round of round k's graph (sim/collectives/neighbour_exchange.hpp):
 //     [x_i; w_i] to out_k(i), the in-neighbours' back, tagged k;
-//   a compute job that charges nothing: decoding and mixing in the order received.
+//   a compute job that charges nothing: decoding and mixing in the order received (with
+//     a model without math, nothing to decode, done on the spot).
 // The messages are let go on the engine thread after it, so the senders' payload pools
 // see releases only between phases (sim/network/payload_pool.hpp). Metrics see the
 // de-biased models z_i. A failed neighbour's push share stays with the sender (column
@@ -55,7 +56,10 @@ Task<void> worker(Training& t, int id, SgpSetup setup,
       return cost;
     });
     co_await gossip.exchange(std::uint64_t(k), std::move(p), k);
-    co_await me.compute([&] {
+    // Decoding and mixing: a compute job that charges nothing, so that it runs on the
+    // pool; a model without math has nothing to decode or mix (its vectors are empty),
+    // so it mixes right here and saves a job phase and its events.
+    auto mix = [&] {
       for (const Arrival& a : gossip.arrivals()) {
         if (!a.message) {  // a failed neighbour: the share pushed to it comes back
           node.add_own(a.weight);
@@ -66,7 +70,11 @@ Task<void> worker(Training& t, int id, SgpSetup setup,
       }
       node.end_mix();
       return models::ComputeCost{};
-    });
+    };
+    if (t.objective.has_math())
+      co_await me.compute(mix);
+    else
+      mix();
     gossip.release();  // on the engine thread (payload_pool.hpp)
     t.recorder.deposit(id, k + 1, node.debiased());
   }
