@@ -7,7 +7,7 @@
 // characterisation of max-min fairness, Bertsekas & Gallager §6.5.2). The same for
 // network.model lv08: weighted by 1/penalty, bounded by the TCP window, rate 0.97 times
 // the max-min value (SimGrid 3.32's LV08, sim/network/network_model.hpp). Last, the
-// dense_key_sort helper the solver uses for a synchronous round's many ends.
+// for_each_by_dense_key helper the solver uses for a synchronous round's many ends.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/network/dense_key_sort.hpp"
+#include "sim/network/dense_key_order.hpp"
 #include "sim/network/fair_sharing.hpp"
 
 using namespace dlsim::sim;
@@ -350,34 +350,36 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("dense_key_sort orders by unique keys as std::sort does, or declines", "[fair_sharing]") {
+TEST_CASE("for_each_by_dense_key visits by unique keys as std::sort orders them, or declines",
+          "[fair_sharing]") {
   std::mt19937_64 rng(7);
   std::vector<std::uint32_t> slots;
+  using Item = std::pair<std::uint64_t, std::uint32_t>;  // (key, value)
+  auto key_of = [](const Item& item) { return item.first; };
+  auto value_of = [](const Item& item) { return item.second; };
   for (std::size_t n : {0u, 1u, 2u, 3u, 17u, 1000u, 65536u}) {
-    // Unique keys from a span of 2n values starting far from 0, shuffled; payloads tag
-    // the items so that moving an item whole is checked, not just its key.
+    // Unique keys from a span of 2n values starting far from 0, shuffled, each with a
+    // value of its own: the visit must pair every key with its own value, in key order.
     std::vector<std::uint64_t> keys(2 * n);
     std::iota(keys.begin(), keys.end(), std::uint64_t(1) << 40);
     std::shuffle(keys.begin(), keys.end(), rng);
     keys.resize(n);
-    std::vector<std::pair<std::uint64_t, std::string>> items;
-    for (std::uint64_t k : keys) items.emplace_back(k, std::to_string(k * 3));
+    std::vector<Item> items;
+    for (std::uint64_t k : keys) items.emplace_back(k, std::uint32_t(rng()) >> 1);
     auto expected = items;
     std::sort(expected.begin(), expected.end());
+    std::vector<Item> visited;
     CAPTURE(n);
-    REQUIRE(dense_key_sort(
-        items, [](const auto& item) { return item.first; }, slots));
-    CHECK(items == expected);
+    REQUIRE(for_each_by_dense_key(
+        items, key_of, value_of, slots,
+        [&](std::uint64_t key, std::uint32_t value) { visited.emplace_back(key, value); }));
+    CHECK(visited == expected);
   }
-  // Keys spread over more than 4 times their count: declined, items untouched.
-  std::vector<std::uint64_t> sparse = {40, 0, 20};
-  const auto before = sparse;
-  CHECK_FALSE(dense_key_sort(
-      sparse, [](std::uint64_t k) { return k; }, slots));
-  CHECK(sparse == before);
+  auto never = [](std::uint64_t, std::uint32_t) { FAIL("visited"); };
+  // Keys spread over more than 4 times their count: declined, nothing visited.
+  const std::vector<Item> sparse = {{40, 1}, {0, 2}, {20, 3}};
+  CHECK_FALSE(for_each_by_dense_key(sparse, key_of, value_of, slots, never));
   // Two items with one key: an error, not a lost item.
-  std::vector<std::uint64_t> twice = {5, 6, 5};
-  CHECK_THROWS_AS(dense_key_sort(
-                      twice, [](std::uint64_t k) { return k; }, slots),
-                  std::logic_error);
+  const std::vector<Item> twice = {{5, 1}, {6, 2}, {5, 3}};
+  CHECK_THROWS_AS(for_each_by_dense_key(twice, key_of, value_of, slots, never), std::logic_error);
 }

@@ -5,7 +5,7 @@
 #include <limits>
 #include <span>
 
-#include "sim/network/dense_key_sort.hpp"
+#include "sim/network/dense_key_order.hpp"
 #include "sim/network/network_model.hpp"
 
 namespace dlsim::sim {
@@ -501,29 +501,37 @@ void FairSharing::wake() {
     }
     due_.resize(kept);
     std::make_heap(due_.begin(), due_.end(), later);
-    // Stale entries are skipped in any order: drop them, and sort the live ones. Those
-    // normally all end now (a flow is expired at its own finish), so their order is the
-    // ids' order, which dense_key_sort finds in a few linear passes.
+    // Stale entries are skipped in any order: drop them, and take the live ones in
+    // (finish, id) order. Those normally all end now (a flow is expired at its own
+    // finish), so that is the ids' order, which for_each_by_dense_key visits in two
+    // linear passes.
     std::erase_if(expired_, [&](const Due& d) {
       const Flow& f = flows_[d.id];
       return !f.active || f.generation != d.generation;
     });
     const bool all_now = std::all_of(expired_.begin(), expired_.end(),
                                      [&](const Due& d) { return d.finish == now; });
-    if (!all_now || !dense_key_sort(
-                        expired_, [](const Due& d) { return d.id; }, slots_))
+    auto id_of = [](const Due& d) { return d.id; };
+    if (!all_now ||
+        !for_each_by_dense_key(expired_, id_of, id_of, slots_, [&](std::uint64_t, TransferId id) {
+          expire(Due{now, id, flows_[id].generation});  // live: its generation
+        })) {
       std::sort(expired_.begin(), expired_.end(),
                 [&](const Due& a, const Due& b) { return later(b, a); });
-    for (const Due& d : expired_) expire(d);
+      for (const Due& d : expired_) expire(d);
+    }
   }
   if (!done_.empty()) request_solve();
   arm();
   // Simultaneous ends are reported in start order (orders are unique; sorting the pairs
   // themselves reads no flow).
-  if (!dense_key_sort(
-          done_, [](const std::pair<std::uint64_t, TransferId>& d) { return d.first; }, slots_))
+  using Done = std::pair<std::uint64_t, TransferId>;
+  if (!for_each_by_dense_key(
+          done_, [](const Done& d) { return d.first; }, [](const Done& d) { return d.second; },
+          slots_, [&](std::uint64_t, TransferId id) { sink_.transmitted(id); })) {
     std::sort(done_.begin(), done_.end());
-  for (const auto& [order, id] : done_) sink_.transmitted(id);
+    for (const auto& [order, id] : done_) sink_.transmitted(id);
+  }
 }
 
 }  // namespace dlsim::sim

@@ -152,7 +152,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::uint64_t round_ = 0;
   std::vector<int> saturated_list_, changed_;
   std::vector<std::pair<std::uint64_t, TransferId>> done_;  // (start order, id)
-  // Scratch of dense_key_sort (wake()).
+  // Scratch of for_each_by_dense_key (wake()).
   std::vector<std::uint32_t> slots_;
 };
 
