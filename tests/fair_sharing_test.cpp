@@ -241,6 +241,10 @@ std::pair<Outcome, Outcome> compare_solvers(std::uint64_t seed, std::mt19937_64&
   Outcome full = run(FairSharing::Recompute::full, config, workload, probes, change);
   REQUIRE(inc.ends.size() == workload.size());
   REQUIRE(inc.ends == full.ends);  // same transfers end at the same picosecond, same order
+  // Ends of one instant are reported in start order; here transfer k starts k-th.
+  for (std::size_t k = 1; k < inc.ends.size(); ++k)
+    if (inc.ends[k].second == inc.ends[k - 1].second)
+      CHECK(inc.ends[k - 1].first < inc.ends[k].first);
   REQUIRE(inc.probes.size() == full.probes.size());
   for (std::size_t k = 0; k < inc.probes.size(); ++k) {
     CHECK(inc.probes[k].ids == full.probes[k].ids);
