@@ -134,6 +134,46 @@ TEST_CASE("an instant's jobs finish in node-id order and resume at now + duratio
   }
 }
 
+TEST_CASE("compute_uncharged: a job phase with math, the callable on the spot without",
+          "[threads]") {
+  for (bool has_math : {true, false}) {
+    sim::Engine engine;
+    sim::Network network(engine, sim::NetworkConfig(1, sim::SimTime{}, 1e9, sim::Sharing::fair, 0));
+    sim::ComputeModel compute(1e9, {}, 0, 1, 1);
+    sim::Node me(0, engine, network, compute);
+    bool ran = false, inside_job = false;
+    double resumed_at = -1;
+    auto process = [&]() -> sim::Task<void> {
+      co_await me.sleep(sim::SimTime::from_seconds(1));
+      co_await me.compute_uncharged(
+          [&] {
+            ran = true;
+            inside_job = sim::inside_compute_job;
+            return models::ComputeCost{};
+          },
+          has_math);
+      resumed_at = engine.now().seconds();
+    };
+    engine.spawn(process());
+    engine.run();
+    CAPTURE(has_math);
+    CHECK(ran);
+    CHECK(inside_job == has_math);                       // a job, or the caller's thread
+    CHECK(engine.job_phases() == (has_math ? 1u : 0u));  // on the spot: no phase
+    CHECK(resumed_at == 1.0);                            // no simulated time either way
+  }
+  // On the spot, math that charges a cost is an error, not a silently free computation.
+  sim::Engine engine;
+  sim::Network network(engine, sim::NetworkConfig(1, sim::SimTime{}, 1e9, sim::Sharing::fair, 0));
+  sim::ComputeModel compute(1e9, {}, 0, 1, 1);
+  sim::Node me(0, engine, network, compute);
+  auto process = [&]() -> sim::Task<void> {
+    co_await me.compute_uncharged([] { return models::ComputeCost{0, 1.0}; }, false);
+  };
+  engine.spawn(process());
+  CHECK_THROWS_AS(engine.run(), std::logic_error);
+}
+
 namespace {
 
 struct Result {

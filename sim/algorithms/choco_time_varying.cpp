@@ -6,7 +6,8 @@
 //     residual per neighbour), its copy updated with the decoded q;
 //   one gossip round (neighbour_exchange.hpp): each q_{i→j} to its j, one after the other
 //     (random-matching has one neighbour per round), and round t's messages back;
-//   a compute job that charges nothing: decoding and the consensus step.
+//   a compute job that charges nothing: decoding and the consensus step (with a model
+//     without math, done on the spot).
 // The messages are let go on the engine thread after it, so the senders' payload pools see
 // releases only between phases (sim/network/payload_pool.hpp). Metrics see x_i after the
 // iteration; summary.json `gossip_memory` counts the copies.
@@ -70,16 +71,18 @@ Task<void> worker(Training& t, int id, ChocoTimeVaryingSetup setup,
     co_await gossip.send_each(std::uint64_t(k), outgoing);
     co_await gossip.receive(std::uint64_t(k), k);
     // Decoding and the consensus step: a compute job that charges nothing (no simulated
-    // time), run in parallel with the other workers'.
-    co_await me.compute([&] {
-      node.begin_mix();
-      for (const Arrival& a : gossip.arrivals()) {
-        math.decode(*a.message, received);
-        node.received(a.from, a.weight, received);
-      }
-      node.end_mix();
-      return models::ComputeCost{};
-    });
+    // time), run in parallel with the other workers' (on the spot for a model without math).
+    co_await me.compute_uncharged(
+        [&] {
+          node.begin_mix();
+          for (const Arrival& a : gossip.arrivals()) {
+            math.decode(*a.message, received);
+            node.received(a.from, a.weight, received);
+          }
+          node.end_mix();
+          return models::ComputeCost{};
+        },
+        t.objective.has_math());
     gossip.release();
     t.recorder.deposit(id, k + 1, node.model());
   }

@@ -56,25 +56,21 @@ Task<void> worker(Training& t, int id, SgpSetup setup,
       return cost;
     });
     co_await gossip.exchange(std::uint64_t(k), std::move(p), k);
-    // Decoding and mixing: a compute job that charges nothing, so that it runs on the
-    // pool; a model without math has nothing to decode or mix (its vectors are empty),
-    // so it mixes right here and saves a job phase and its events.
-    auto mix = [&] {
-      for (const Arrival& a : gossip.arrivals()) {
-        if (!a.message) {  // a failed neighbour: the share pushed to it comes back
-          node.add_own(a.weight);
-          continue;
-        }
-        math.decode_fp32(*a.message, received);
-        node.add(a.weight, received);
-      }
-      node.end_mix();
-      return models::ComputeCost{};
-    };
-    if (t.objective.has_math())
-      co_await me.compute(mix);
-    else
-      mix();
+    // Decoding and mixing: charges nothing (on the spot for a model without math).
+    co_await me.compute_uncharged(
+        [&] {
+          for (const Arrival& a : gossip.arrivals()) {
+            if (!a.message) {  // a failed neighbour: the share pushed to it comes back
+              node.add_own(a.weight);
+              continue;
+            }
+            math.decode_fp32(*a.message, received);
+            node.add(a.weight, received);
+          }
+          node.end_mix();
+          return models::ComputeCost{};
+        },
+        t.objective.has_math());
     gossip.release();  // on the engine thread (payload_pool.hpp)
     t.recorder.deposit(id, k + 1, node.debiased());
   }

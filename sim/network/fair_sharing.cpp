@@ -469,13 +469,16 @@ void FairSharing::wake() {
   auto later = [](const Due& a, const Due& b) { return later_due(a.finish, a.id, b.finish, b.id); };
   const SimTime now = engine_.now();
   done_.clear();
-  auto expire = [&](const Due& d) {
-    Flow& f = flows_[d.id];
-    if (!f.active || f.generation != d.generation) return;  // stale
-    detach(d.id);
+  auto expire_live = [&](TransferId id) {
+    Flow& f = flows_[id];
+    detach(id);
     f.active = false;
     --active_;
-    done_.push_back({f.order, d.id});
+    done_.push_back({f.order, id});
+  };
+  auto expire = [&](const Due& d) {
+    const Flow& f = flows_[d.id];
+    if (f.active && f.generation == d.generation) expire_live(d.id);  // else stale
   };
   // The due entries in (finish, id) order, popped one by one; when a large part of the
   // heap is due (a synchronous round ends at one instant), the rest is taken in one
@@ -513,9 +516,8 @@ void FairSharing::wake() {
                                      [&](const Due& d) { return d.finish == now; });
     auto id_of = [](const Due& d) { return d.id; };
     if (!all_now ||
-        !for_each_by_dense_key(expired_, id_of, id_of, slots_, [&](std::uint64_t, TransferId id) {
-          expire(Due{now, id, flows_[id].generation});  // live: its generation
-        })) {
+        !for_each_by_dense_key(expired_, id_of, id_of, slots_,
+                               [&](std::uint64_t, TransferId id) { expire_live(id); })) {
       std::sort(expired_.begin(), expired_.end(),
                 [&](const Due& a, const Due& b) { return later(b, a); });
       for (const Due& d : expired_) expire(d);

@@ -21,6 +21,7 @@
 #include <coroutine>
 #include <cstdint>
 #include <exception>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -77,13 +78,32 @@ class NodeJob : public ComputeJob {
   std::exception_ptr error_;
 };
 
+/// The awaiter of Node::compute(). `on_the_spot` (Node::compute_uncharged for a model
+/// without math) runs the callable at once on the caller's thread instead of as a job;
+/// it must then charge nothing (anything else is an error).
 template <class F>
 class ComputeAwaiter final : public NodeJob {
  public:
-  ComputeAwaiter(Engine& engine, ComputeModel& model, ActivityObserver* observer, NodeId id, F fn)
-      : NodeJob(id), engine_(&engine), model_(&model), observer_(observer), fn_(std::move(fn)) {}
+  ComputeAwaiter(Engine& engine, ComputeModel& model, ActivityObserver* observer, NodeId id, F fn,
+                 bool on_the_spot = false)
+      : NodeJob(id),
+        engine_(&engine),
+        model_(&model),
+        observer_(observer),
+        fn_(std::move(fn)),
+        on_the_spot_(on_the_spot) {}
 
-  bool await_ready() const noexcept { return false; }
+  bool await_ready() {
+    if (!on_the_spot_) return false;
+    try {
+      cost_ = fn_();
+      if (cost_.flops != 0 || cost_.seconds != 0)
+        throw std::logic_error("math run on the spot charged a cost");
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    return true;
+  }
   void await_suspend(std::coroutine_handle<> h) {
     handle_ = h;
     engine_->submit(this);
@@ -144,6 +164,7 @@ class ComputeAwaiter final : public NodeJob {
   std::coroutine_handle<> handle_;
   double job_s_ = 0;
   double compress_s_ = 0;
+  bool on_the_spot_;
 };
 
 }  // namespace dlsim::sim

@@ -53,6 +53,14 @@ class Node {
   ComputeAwaiter<std::decay_t<F>> compute(F&& math) {
     return {*engine_, *compute_, network_->observer(), id_, std::forward<F>(math)};
   }
+  /// Math that charges nothing (decoding and mixing received models): a compute job, so
+  /// that it runs on the pool with the other nodes', when `has_math`; otherwise (a model
+  /// without math: empty vectors, nothing to decode) run on the spot, saving a job phase
+  /// and its events. The process goes on at now either way.
+  template <ComputeMath F>
+  ComputeAwaiter<std::decay_t<F>> compute_uncharged(F&& math, bool has_math) {
+    return {*engine_, *compute_, network_->observer(), id_, std::forward<F>(math), !has_math};
+  }
 
   struct SendAwaiter {
     Network* network;
