@@ -142,3 +142,19 @@ TEST_CASE("fashion-mnist: malformed files are refused naming the file") {
   std::filesystem::remove(images);
   CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": cannot read file"));
 }
+
+// Storage::float32 writes floats straight from the bytes (no float64 copy): each of the
+// 256 pixel values must be the float FeatureMatrix::to_float32 makes of the double p/255.
+TEST_CASE("fashion-mnist: float32 storage loaded directly equals float64 narrowed") {
+  const auto dir = dlsim::test::fresh_dir("fmnist-float32");
+  write_tiny(dir, 64, 3);  // 64 images of 4 pixels: the bytes 0..255 once each
+  DataSplit narrowed = load_fashion_mnist(dir.string());
+  narrowed.train.features.to_float32();
+  const DataSplit direct = load_fashion_mnist(dir.string(), Storage::float32);
+  REQUIRE(direct.train.features.is_float32());
+  REQUIRE(direct.test->features.is_float32());
+  CHECK(direct.train.features.view_float32() == narrowed.train.features.view_float32());
+  CHECK(direct.train.features(63, 3) == double(float(255.0 / 255.0)));
+  CHECK(direct.train.features(0, 1) == double(float(1.0 / 255.0)));
+  CHECK(direct.train.labels == narrowed.train.labels);
+}

@@ -86,7 +86,7 @@ TEST_CASE("top-k: the radix selection agrees with nth_element on heavy ties acro
     for (auto& x : v) x = double(int(rng() % 7) - 3) * std::ldexp(1.0, int(rng() % 3) - 1);
     std::vector<std::uint64_t> scratch;
     std::vector<std::uint32_t> histogram;
-    const auto [radix, greater] = kth_largest_key(v, k, scratch, histogram);
+    const auto [radix, greater, equal] = kth_largest_key(v, k, scratch, histogram);
     std::vector<double> magnitudes(v.size());
     for (Eigen::Index i = 0; i < v.size(); ++i) magnitudes[std::size_t(i)] = std::fabs(v(i));
     std::sort(magnitudes.begin(), magnitudes.end(), std::greater<>());
@@ -134,11 +134,57 @@ TEST_CASE("top-k: the small-d radix selection agrees with a full sort, every k")
       const std::int64_t step = d <= 64 ? 1 : d / 61;  // about 60 ranks, and the ends
       for (std::int64_t k = 1; k <= d; k = k + step > d && k < d ? d : k + step) {
         INFO("d = " << d << ", input kind " << kind << ", k = " << k);
-        const auto [key, greater] = kth_largest_key(v, k, scratch, histogram);
+        const auto [key, greater, equal] = kth_largest_key(v, k, scratch, histogram);
         const std::uint64_t expected = sorted[std::size_t(k - 1)];
         CHECK(key == expected);
         CHECK(greater == std::count_if(sorted.begin(), sorted.end(),
                                        [&](std::uint64_t m) { return m > expected; }));
+        const auto ties = std::count(sorted.begin(), sorted.end(), expected);
+        CHECK(equal == (d <= 65536 ? ties : 0));  // known on the small-d path only
+      }
+    }
+  }
+}
+
+// encode_into picks the kept positions two ways: |x_i| >= t when every key equal to the
+// threshold is kept (the usual case), else key by key with the ties counted. Both against
+// a stable sort by key (ties: lower index first; NaNs have the largest keys), on inputs
+// with ties, zeros, infinities and NaNs, every k of small d and some of larger.
+TEST_CASE("top-k: the kept positions agree with a stable sort by key, NaNs included") {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Eigen::Index d : {1, 2, 3, 4, 5, 7, 17, 784}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      Eigen::VectorXd v(d);
+      for (auto& x : v) {
+        const std::uint64_t r = rng() % 10;
+        x = kind == 0   ? normal(rng)
+            : kind == 1 ? double(int(rng() % 5) - 2)  // ties and zeros
+            : kind == 2 ? (r == 0   ? nan
+                           : r == 1 ? -inf
+                                    : normal(rng))
+                        : (r < 3 ? -nan : double(int(r) - 6));
+      }
+      std::vector<Eigen::Index> order(std::size_t(v.size()));
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+        return magnitude_key(v(a)) > magnitude_key(v(b));
+      });
+      const std::int64_t step = d <= 17 ? 1 : 37;
+      for (std::int64_t k = 1; k <= d; k += step) {
+        INFO("d = " << d << ", input kind " << kind << ", k = " << k);
+        std::vector<Eigen::Index> expected(order.begin(), order.begin() + k);
+        std::sort(expected.begin(), expected.end());
+        TopKCompressor c({0, k});
+        std::mt19937_64 unused(0);
+        const Encoded m = c.encode(v, unused);
+        std::vector<Eigen::Index> kept;  // the message's indices, its first k fields
+        BitReader indices(m.bytes, m.bits);
+        for (std::int64_t j = 0; j < k; ++j)
+          kept.push_back(Eigen::Index(indices.get(ceil_log2(std::uint64_t(d)))));
+        CHECK(kept == expected);
       }
     }
   }

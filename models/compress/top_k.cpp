@@ -3,11 +3,16 @@
 // nth_element inside the boundary bin), then one pass in index
 // order keeps every key > t and the first (k − #{key > t}) keys == t: lower index wins.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
@@ -39,26 +44,50 @@ namespace {
 // Pass 1 counts the top 12 key bits (the exponent and one mantissa bit) and finds the bin
 // holding rank k from the largest key's bin down; each next pass keeps only that bin's keys
 // and resolves the next 8 bits, until one key is left or all bits are resolved.
+// Pass 1 counts into two interleaved histograms (even and odd positions): a vector's
+// magnitudes crowd into a few bins, and increments of one counter would wait on each
+// other. The histograms are all zero between calls: only the bins between the smallest
+// and the largest key's are cleared at the end, not all 2 · 4,096.
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
                              std::vector<std::uint32_t>& histogram) {
   constexpr int kShift = 51;  // keys < 2^63: 12 bits above bit 51
+  constexpr std::size_t kBins = std::size_t(1) << (63 - kShift);
   scratch.resize(std::size_t(d));
   std::uint64_t* keys = scratch.data();
-  histogram.assign(std::size_t(1) << (63 - kShift), 0);
-  std::uint64_t largest = 0;
-  for (Eigen::Index i = 0; i < d; ++i) {
-    const std::uint64_t key = magnitude_key(x[i]);
-    keys[i] = key;
-    ++histogram[key >> kShift];
-    largest = std::max(largest, key);
+  if (histogram.size() != 2 * kBins) histogram.assign(2 * kBins, 0);  // else all zero
+  std::uint32_t* even = histogram.data();
+  std::uint32_t* odd = histogram.data() + kBins;
+  std::uint64_t largest = 0, smallest = ~std::uint64_t(0);
+  Eigen::Index i = 0;
+  for (; i + 1 < d; i += 2) {
+    const std::uint64_t a = magnitude_key(x[i]), b = magnitude_key(x[i + 1]);
+    keys[i] = a;
+    keys[i + 1] = b;
+    ++even[a >> kShift];
+    ++odd[b >> kShift];
+    largest = std::max(largest, std::max(a, b));
+    smallest = std::min(smallest, std::min(a, b));
+  }
+  if (i < d) {
+    const std::uint64_t a = magnitude_key(x[i]);
+    keys[i] = a;
+    ++even[a >> kShift];
+    largest = std::max(largest, a);
+    smallest = std::min(smallest, a);
   }
   std::int64_t above = 0;  // keys known to be larger than the bin being resolved
   std::uint64_t bin = largest >> kShift;
-  while (above + std::int64_t(histogram[bin]) < k) above += histogram[bin--];
+  while (above + std::int64_t(even[bin] + odd[bin]) < k) {
+    above += std::int64_t(even[bin] + odd[bin]);
+    --bin;
+  }
+  const std::size_t first = std::size_t(smallest >> kShift), last = std::size_t(largest >> kShift);
+  std::fill(even + first, even + last + 1, 0u);
+  std::fill(odd + first, odd + last + 1, 0u);
   std::size_t n = 0;
-  for (Eigen::Index i = 0; i < d; ++i) {  // keep the boundary bin's keys, in place
-    const std::uint64_t key = keys[i];
+  for (Eigen::Index j = 0; j < d; ++j) {  // keep the boundary bin's keys, in place
+    const std::uint64_t key = keys[j];
     keys[n] = key;
     n += (key >> kShift) == bin ? 1 : 0;
   }
@@ -69,24 +98,65 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
     const std::uint64_t mask = (std::uint64_t(1) << (low - next_low)) - 1;
     std::fill(std::begin(counts), std::end(counts), 0u);
     std::uint64_t top = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t digit = (keys[i] >> next_low) & mask;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t digit = (keys[j] >> next_low) & mask;
       ++counts[digit];
       top = std::max(top, digit);
     }
     std::uint64_t b = top;
     while (above + std::int64_t(counts[b]) < k) above += counts[b--];
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t key = keys[i];
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t key = keys[j];
       keys[kept] = key;
       kept += ((key >> next_low) & mask) == b ? 1 : 0;
     }
     n = kept;
     low = next_low;
   }
-  // One key left, or several equal ones (every bit resolved): that is the k-th largest.
-  return {keys[0], above};
+  // One key left, or n equal ones (every bit resolved): that is the k-th largest.
+  return {keys[0], above, std::int64_t(n)};
+}
+
+// The positions i with |x_i| >= t (and NaN ones: their keys are the largest), ascending,
+// written to `at` (room for d + 3); returns their count. No branch per value: SSE2
+// compares four magnitudes, and their 4-bit mask picks the offsets to write from a table
+// (every slot is written, the count moves past the kept ones).
+std::size_t indices_at_least(const double* x, Eigen::Index d, double t, std::uint64_t* at) {
+  std::size_t n = 0;
+  Eigen::Index i = 0;
+#if defined(__SSE2__)
+  struct Pick {
+    std::uint8_t offset[4];
+    std::uint8_t count;
+  };
+  static constexpr auto picks = [] {
+    std::array<Pick, 16> p{};
+    for (int m = 0; m < 16; ++m) {
+      std::uint8_t c = 0;
+      for (std::uint8_t b = 0; b < 4; ++b)
+        if (m >> b & 1) p[std::size_t(m)].offset[c++] = b;
+      p[std::size_t(m)].count = c;
+    }
+    return p;
+  }();
+  const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  const __m128d threshold = _mm_set1_pd(t);
+  for (; i + 4 <= d; i += 4) {
+    const __m128d low = _mm_and_pd(_mm_loadu_pd(x + i), magnitude);
+    const __m128d high = _mm_and_pd(_mm_loadu_pd(x + i + 2), magnitude);
+    const int mask = _mm_movemask_pd(_mm_cmpnlt_pd(low, threshold)) |
+                     _mm_movemask_pd(_mm_cmpnlt_pd(high, threshold)) << 2;
+    const Pick& p = picks[std::size_t(mask)];
+    for (int b = 0; b < 4; ++b) at[n + std::size_t(b)] = std::uint64_t(i + p.offset[b]);
+    n += p.count;
+  }
+#endif
+  for (; i < d; ++i) {
+    at[n] = std::uint64_t(i);
+    n += std::size_t(!(std::fabs(x[i]) < t));
+  }
+  return n;
 }
 
 }  // namespace
@@ -131,7 +201,7 @@ KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
   std::nth_element(scratch.begin(), scratch.begin() + std::ptrdiff_t(rank), scratch.end(),
                    std::greater<>());
   const std::uint64_t t = scratch[rank];
-  return {t, above + count_greater(t)};
+  return {t, above + count_greater(t), 0};
 }
 
 std::uint64_t TopKCompressor::bits_for(Eigen::Index dimension) const {
@@ -147,24 +217,35 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
   message.bytes.clear();
   const std::int64_t k = kept_coordinates(options_, d);
   if (k == 0) return;
-  const auto [threshold, greater] = kth_largest_key(v, k, keys_, histogram_);
+  const auto [threshold, greater, equal] = kth_largest_key(v, k, keys_, histogram_);
   const double* x = v.data();
-  std::int64_t equal_left = k - greater;
+  std::int64_t equal_left = k - greater;  // >= 1: the k-th largest itself
 
   const int index_bits = ceil_log2(std::uint64_t(d));
   BitWriter& out = writer_;
   out.reset(bits_for(d));
-  keys_.resize(std::size_t(k));  // reused: the kept indices
+  // The kept indices, without a branch on each (the kept positions look random to the
+  // branch predictor): every index is written, and the count moves past the kept ones.
+  keys_.resize(std::size_t(d) + 3);  // reused: the kept indices, and room for the writes
+  std::uint64_t* kept_at = keys_.data();
   std::size_t kept = 0;
-  for (Eigen::Index i = 0; i < d; ++i) {
-    const std::uint64_t key = magnitude_key(x[i]);
-    if (key > threshold || (key == threshold && equal_left-- > 0)) {
-      keys_[kept++] = std::uint64_t(i);
-      out.put(std::uint64_t(i), index_bits);
+  constexpr std::uint64_t kInfinityKey = 0x7ff0000000000000ULL;  // larger keys are NaNs
+  if (equal == equal_left && threshold <= kInfinityKey) {
+    // Every key equal to t is kept (the usual case: t is unique): key >= t, i.e.
+    // |x_i| >= t as doubles, NaNs included as their keys are.
+    kept = indices_at_least(x, d, std::bit_cast<double>(threshold), kept_at);
+  } else {
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const std::uint64_t key = magnitude_key(x[i]);
+      const bool tie = key == threshold;
+      kept_at[kept] = std::uint64_t(i);
+      kept += std::size_t((key > threshold) | (tie & (equal_left > 0)));
+      equal_left -= std::int64_t(tie);
     }
   }
+  for (std::size_t j = 0; j < kept; ++j) out.put(kept_at[j], index_bits);
   for (std::size_t j = 0; j < kept; ++j)
-    out.put(std::bit_cast<std::uint32_t>(float(x[keys_[j]])), 32);
+    out.put(std::bit_cast<std::uint32_t>(float(x[kept_at[j]])), 32);
   message.bits = out.bits();
   out.finish_into(message.bytes);
 }

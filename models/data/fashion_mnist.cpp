@@ -1,7 +1,8 @@
 // Fashion-MNIST (Xiao, Rasul, Vollgraf 2017, arXiv:1708.07747) from the Debian package
 // dataset-fashion-mnist: IDX files, gzip-compressed, read with zlib.
 //   IDX: big-endian uint32 magic 0x00000803 (images: count, rows, cols) or 0x00000801
-//   (labels: count), then unsigned bytes. Pixels become doubles p/255 ∈ [0, 1].
+//   (labels: count), then unsigned bytes. Pixels become doubles p/255 ∈ [0, 1] (or those
+//   rounded to floats, for float32 storage).
 // Errors name the file ("file: what"); there are no lines in a binary file.
 #include <zlib.h>
 
@@ -89,7 +90,22 @@ std::vector<std::uint32_t> idx_dims(const std::vector<unsigned char>& b, const s
   return d;
 }
 
-Dataset load_pair(const std::string& images_path, const std::string& labels_path) {
+// The n x pixels features of the pixel bytes at `bytes`: double(p) / 255, or for float32
+// storage that double rounded to a float (FeatureMatrix::to_float32's value, from a table
+// of the 256), so that no float64 copy is made.
+FeatureMatrix pixel_features(const unsigned char* bytes, Index n, Index pixels, Storage storage) {
+  using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const Bytes> p(bytes, n, pixels);
+  if (storage == Storage::float64) return Matrix(p.cast<double>() / 255.0);
+  std::array<float, 256> value{};
+  for (std::size_t b = 0; b < value.size(); ++b) value[b] = float(double(b) / 255.0);
+  MatrixF x(n, pixels);
+  float* to = x.data();
+  for (Index i = 0; i < n * pixels; ++i) to[i] = value[bytes[i]];
+  return FeatureMatrix::of_floats(std::move(x));
+}
+
+Dataset load_pair(const std::string& images_path, const std::string& labels_path, Storage storage) {
   const auto images = read_gzip(images_path);
   const auto labels = read_gzip(labels_path);
   const auto image_dims = idx_dims(images, images_path, 0x00000803, 3);
@@ -102,8 +118,7 @@ Dataset load_pair(const std::string& images_path, const std::string& labels_path
   if (n == 0 || pixels == 0) throw DataError(images_path, "no images");
 
   Dataset data;
-  using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  data.features = Eigen::Map<const Bytes>(images.data() + 16, n, pixels).cast<double>() / 255.0;
+  data.features = pixel_features(images.data() + 16, n, pixels, storage);
   data.labels =
       Eigen::Map<const Eigen::Matrix<unsigned char, Eigen::Dynamic, 1>>(labels.data() + 8, n)
           .cast<double>();
@@ -116,13 +131,13 @@ Dataset load_pair(const std::string& images_path, const std::string& labels_path
 
 }  // namespace
 
-DataSplit load_fashion_mnist(const std::string& dir) {
+DataSplit load_fashion_mnist(const std::string& dir, Storage storage) {
   const std::filesystem::path d(dir);
   DataSplit split;
   split.train = load_pair((d / "train-images-idx3-ubyte.gz").string(),
-                          (d / "train-labels-idx1-ubyte.gz").string());
+                          (d / "train-labels-idx1-ubyte.gz").string(), storage);
   split.test = load_pair((d / "t10k-images-idx3-ubyte.gz").string(),
-                         (d / "t10k-labels-idx1-ubyte.gz").string());
+                         (d / "t10k-labels-idx1-ubyte.gz").string(), storage);
   if (split.test->feature_count() != split.train.feature_count())
     throw DataError(dir, "training and test images differ in size");
   return split;

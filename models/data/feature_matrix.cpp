@@ -1,4 +1,4 @@
-// FeatureMatrix::to_float32 (feature_matrix.hpp): narrowing in place.
+// FeatureMatrix's float32 storage (feature_matrix.hpp): narrowing in place, or adopting floats.
 #include "models/data/feature_matrix.hpp"
 
 #include <sys/mman.h>
@@ -34,12 +34,26 @@ void FeatureMatrix::to_float32() {
   const auto last = std::uintptr_t(bytes + 8 * n) / page * page;
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 
-  *this = FeatureMatrix();
-  storage_ = Storage::float32;
-  values_ = holder->data();
-  rows_ = rows;
-  cols_ = cols;
-  keep_alive_ = std::move(holder);
+  const auto* floats_at = reinterpret_cast<const float*>(bytes);
+  *this = owned_float32(floats_at, rows, cols, std::move(holder));
+}
+
+FeatureMatrix FeatureMatrix::of_floats(MatrixF values) {
+  auto holder = std::make_shared<MatrixF>(std::move(values));
+  const float* at = holder->data();  // read before the move (arguments have no order)
+  const Index rows = holder->rows(), cols = holder->cols();
+  return owned_float32(at, rows, cols, std::move(holder));
+}
+
+FeatureMatrix FeatureMatrix::owned_float32(const float* values, Index rows, Index cols,
+                                           std::shared_ptr<const void> holder) {
+  FeatureMatrix m;
+  m.storage_ = Storage::float32;
+  m.values_ = values;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.keep_alive_ = std::move(holder);
+  return m;
 }
 
 }  // namespace dlsim::models

@@ -147,6 +147,9 @@ class FeatureMatrix {
   /// of the doubles' memory and the second half goes back to the kernel, so the
   /// conversion needs no new pages.
   void to_float32();
+  /// Owned float32 storage of `values` (what to_float32() leaves, built directly by a
+  /// loader that writes floats).
+  static FeatureMatrix of_floats(MatrixF values);
 
   /// False for a view of rows kept elsewhere.
   bool owns() const { return !view_; }
@@ -167,6 +170,9 @@ class FeatureMatrix {
   }
 
  private:
+  // Owned float32 storage: the rows x cols floats at `values`, kept alive by `holder`.
+  static FeatureMatrix owned_float32(const float* values, Index rows, Index cols,
+                                     std::shared_ptr<const void> holder);
   // The values are at values_, not in owned_.
   bool elsewhere() const { return view_ || is_float32(); }
 

@@ -81,6 +81,13 @@ class DataOptions {
   virtual DataSplit load(std::mt19937_64& rng, const DenseCheck& /*check*/) const {
     return load(rng);
   }
+  /// load(rng, check), asked for features stored as `storage`. A source that can write
+  /// them so directly does, with the values FeatureMatrix::to_float32() would give, and
+  /// never holds a float64 copy (fashion-mnist: pixel bytes to floats); the others
+  /// return float64 storage and leave the narrowing to the caller.
+  virtual DataSplit load(std::mt19937_64& rng, const DenseCheck& check, Storage /*storage*/) const {
+    return load(rng, check);
+  }
   virtual DataShape shape() const { return {}; }
   /// The files it reads, each with its key ("path", "test_path"), given ones only; the
   /// first is blamed for labels the model cannot use. Empty for generated data.

@@ -3,7 +3,8 @@
 // data file: the key of its path, and "file:line: what" in the message).
 // Order: load → test_fraction split → train_samples subsample → normalize (training
 // statistics) → labels fitted to the model → eval_samples subsample → float32 storage
-// (data.storage) → partition.
+// (data.storage; written directly by the source when nothing before it edits the values,
+// storage_at_load) → partition.
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -26,12 +27,22 @@ namespace dlsim::sim {
 
 namespace {
 
+// The storage the source may write directly: float32 when the scenario asks for it and no
+// step between loading and storing edits the values or selects rows (they work on float64
+// storage); otherwise float64, narrowed after those steps.
+models::Storage storage_at_load(const Scenario& s) {
+  const DataSpec& d = s.data;
+  const bool edits =
+      d.test_fraction > 0 || d.train_samples || d.normalize != "none" || s.metrics.eval_samples;
+  return d.storage == "float32" && !edits ? models::Storage::float32 : models::Storage::float64;
+}
+
 // The registered source loads or generates the data (models/data/registry.hpp), showing
 // `check` the dense shape before storing it.
 models::DataSplit load_source(const Scenario& s, const models::DenseCheck& check) {
   auto rng = make_rng(s.seed, "data");
   try {
-    return s.data.options->load(rng, check);
+    return s.data.options->load(rng, check, storage_at_load(s));
   } catch (const models::DataConfigError& e) {
     throw InputError("data." + e.key(), e.what());
   }
@@ -112,7 +123,8 @@ models::DataSplit load_prepared_data(const Scenario& s, const Check& check,
     auto rng = make_rng(s.seed, "eval-samples");
     data.eval = models::sample_rows(data.train, *s.metrics.eval_samples, rng);
   }
-  if (s.data.storage == "float32") {  // after every step that edits the values
+  if (s.data.storage == "float32") {  // after every step that edits the values (a no-op
+                                      // when the source wrote floats, storage_at_load)
     data.train.features.to_float32();
     if (data.test) data.test->features.to_float32();
     if (data.eval) data.eval->features.to_float32();

@@ -15,6 +15,10 @@ struct FashionMnistSource final : DataOptions {
   DataSplit load(std::mt19937_64& /*rng*/) const override {
     return or_config_error("path", [&] { return load_fashion_mnist(dir); });
   }
+  DataSplit load(std::mt19937_64& /*rng*/, const DenseCheck& /*check*/,
+                 Storage storage) const override {
+    return or_config_error("path", [&] { return load_fashion_mnist(dir, storage); });
+  }
   DataShape shape() const override {
     return {.image = ImageShape{1, 28, 28},
             .image_text = "fashion-mnist images are 1x28x28",
