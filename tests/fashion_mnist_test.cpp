@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 #include "models/data/sources.hpp"
@@ -157,4 +160,48 @@ TEST_CASE("fashion-mnist: float32 storage loaded directly equals float64 narrowe
   CHECK(direct.train.features(63, 3) == double(float(255.0 / 255.0)));
   CHECK(direct.train.features(0, 1) == double(float(1.0 / 255.0)));
   CHECK(direct.train.labels == narrowed.train.labels);
+}
+
+// read_gzip decompresses with libdeflate, member by member, into an output that starts at
+// the size the file's last four bytes declare (here: the small last member's) and grows;
+// a plain file is read as it is, as zlib's gzread reads it; trailing bytes that are not a
+// gzip member are ignored.
+TEST_CASE("fashion-mnist: several gzip members, a plain file, trailing bytes") {
+  const auto dir = dlsim::test::fresh_dir("fmnist-members");
+  write_tiny(dir, 20000, 2);  // 80,000 pixels: the reference, one member per file
+  const DataSplit reference = load_fashion_mnist(dir.string());
+  const auto read_bytes = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), {});
+  };
+  const auto images = dir / "train-images-idx3-ubyte.gz";
+  const auto scratch = dir / "part.gz";
+  auto plain = header({0x803, 20000, 2, 2});
+  for (std::uint32_t i = 0; i < 4 * 20000; ++i) plain.push_back((unsigned char)(i % 256));
+
+  // Three members: 16 + 70,000 bytes, 9,900 bytes, the last 100 bytes. ISIZE says 100:
+  // the output (64 KiB at least) has to grow.
+  std::vector<unsigned char> joined;
+  for (const auto& [from, to] : {std::pair{0, 70016}, {70016, 79916}, {79916, 80016}}) {
+    write_gzip(scratch, {plain.begin() + from, plain.begin() + to});
+    const auto member = read_bytes(scratch);
+    joined.insert(joined.end(), member.begin(), member.end());
+  }
+  std::ofstream(images, std::ios::binary)
+      .write(reinterpret_cast<const char*>(joined.data()), std::streamsize(joined.size()));
+  CHECK(load_fashion_mnist(dir.string()).train.features.view() == reference.train.features.view());
+
+  joined.insert(joined.end(), {'j', 'u', 'n', 'k'});  // not a member: ignored
+  std::ofstream(images, std::ios::binary)
+      .write(reinterpret_cast<const char*>(joined.data()), std::streamsize(joined.size()));
+  CHECK(load_fashion_mnist(dir.string()).train.features.view() == reference.train.features.view());
+
+  std::ofstream(images, std::ios::binary)  // uncompressed
+      .write(reinterpret_cast<const char*>(plain.data()), std::streamsize(plain.size()));
+  CHECK(load_fashion_mnist(dir.string()).train.features.view() == reference.train.features.view());
+
+  joined.resize(joined.size() - 4 - 10);  // the last member cut short
+  std::ofstream(images, std::ios::binary)
+      .write(reinterpret_cast<const char*>(joined.data()), std::streamsize(joined.size()));
+  CHECK(error_of(dir).find("corrupt gzip data") != std::string::npos);
 }

@@ -20,7 +20,7 @@ packages=(
   libfmt-dev libspdlog-dev libbenchmark-dev libspectra-dev
   python3-matplotlib python3-pandas python3-pytest
   libopenmpi-dev openmpi-bin
-  zlib1g-dev dataset-fashion-mnist
+  zlib1g-dev libdeflate-dev pkg-config dataset-fashion-mnist
   libsimgrid-dev
 )
 $torch && packages+=(python3-torch python3-torchvision)

@@ -1,16 +1,18 @@
 // Fashion-MNIST (Xiao, Rasul, Vollgraf 2017, arXiv:1708.07747) from the Debian package
-// dataset-fashion-mnist: IDX files, gzip-compressed, read with zlib.
+// dataset-fashion-mnist: IDX files, gzip-compressed, read with libdeflate.
 //   IDX: big-endian uint32 magic 0x00000803 (images: count, rows, cols) or 0x00000801
 //   (labels: count), then unsigned bytes. Pixels become doubles p/255 ∈ [0, 1] (or those
 //   rounded to floats, for float32 storage).
 // Errors name the file ("file: what"); there are no lines in a binary file.
-#include <zlib.h>
+#include <libdeflate.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "models/data/sources.hpp"
@@ -19,42 +21,59 @@ namespace dlsim::models {
 
 namespace {
 
-// The uncompressed size a gzip file declares in its last four bytes (ISIZE, RFC 1952: the
-// size mod 2^32, little-endian), as a capacity hint only: 0 for a plain file, an unreadable
-// trailer, or a size above 1 GiB (a wrong hint costs at most that much reserved memory).
-std::size_t declared_size(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  unsigned char magic[2] = {0, 0};
-  if (!in.read(reinterpret_cast<char*>(magic), 2) || magic[0] != 0x1f || magic[1] != 0x8b) return 0;
-  unsigned char trailer[4];
-  if (!in.seekg(-4, std::ios::end) || !in.read(reinterpret_cast<char*>(trailer), 4)) return 0;
-  const std::size_t size = std::size_t(trailer[0]) | std::size_t(trailer[1]) << 8 |
-                           std::size_t(trailer[2]) << 16 | std::size_t(trailer[3]) << 24;
-  return size <= (std::size_t(1) << 30) ? size : 0;
-}
-
-// The whole decompressed content of a gzip file (plain files are read as they are).
-std::vector<unsigned char> read_gzip(const std::string& path) {
+// The whole file.
+std::vector<unsigned char> read_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw DataError(path,
                     "cannot read file: no such file (install the Debian package "
                     "dataset-fashion-mnist or set data.path)");
-  const std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
-  if (!file) throw DataError(path, "cannot open file");
-  std::vector<unsigned char> bytes;
-  bytes.reserve(declared_size(path));  // no regrowth copies of a 47 MB image file
-  std::array<unsigned char, 1 << 16> buffer{};
-  while (true) {
-    const int got = gzread(file.get(), buffer.data(), unsigned(buffer.size()));
-    if (got < 0) {
-      int code = 0;
-      throw DataError(path, std::string("corrupt gzip data: ") + gzerror(file.get(), &code));
-    }
-    if (got == 0) break;
-    bytes.insert(bytes.end(), buffer.begin(), buffer.begin() + got);
-  }
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw DataError(path, "cannot open file");
+  std::vector<unsigned char> bytes(std::size_t(in.tellg()));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
+    throw DataError(path, "cannot read file");
   return bytes;
+}
+
+bool gzip_member_at(const std::vector<unsigned char>& b, std::size_t at) {
+  return b.size() - at >= 2 && b[at] == 0x1f && b[at + 1] == 0x8b;
+}
+
+// The decompressed content of a gzip file, by libdeflate (whole buffers: about twice
+// zlib's speed); a plain file is returned as it is, like zlib's gzread does. Members
+// follow each other until the bytes left are not one (trailing bytes are ignored, as
+// gzread ignores them). A member's size is not known before it is decompressed: the
+// output starts at the size the file's last four bytes declare (ISIZE, RFC 1952: the
+// last member's size mod 2^32) and doubles whenever it is too small.
+std::vector<unsigned char> read_gzip(const std::string& path) {
+  std::vector<unsigned char> in = read_file(path);
+  if (!gzip_member_at(in, 0)) return in;
+  const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
+      libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  if (!inflater) throw std::bad_alloc();
+  std::size_t declared = 0;
+  for (std::size_t i = 0; i < 4 && in.size() >= 4; ++i)
+    declared |= std::size_t(in[in.size() - 4 + i]) << (8 * i);
+  std::vector<unsigned char> out(std::max<std::size_t>(declared, 1 << 16));
+  std::size_t read = 0, written = 0;
+  while (gzip_member_at(in, read)) {
+    std::size_t used = 0, got = 0;
+    const libdeflate_result r =
+        libdeflate_gzip_decompress_ex(inflater.get(), in.data() + read, in.size() - read,
+                                      out.data() + written, out.size() - written, &used, &got);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+      out.resize(2 * out.size());
+      continue;
+    }
+    if (r != LIBDEFLATE_SUCCESS)
+      throw DataError(path, "corrupt gzip data: not a complete, valid gzip stream");
+    read += used;
+    written += got;
+  }
+  out.resize(written);
+  return out;
 }
 
 std::uint32_t big_endian(const std::vector<unsigned char>& b, std::size_t at) {
