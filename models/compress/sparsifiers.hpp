@@ -66,9 +66,9 @@ struct KthKey {
   std::int64_t greater = 0;
   std::int64_t equal = 0;  // how many keys equal `key`, when known (d <= 65,536), else 0
 };
-/// `scratch` and `histogram` are reused between calls; the histogram is left all zero
-/// when d <= 65,536 (the small path clears only the bins it used, at the end, and relies
-/// on finding them zero), else refilled.
+/// `scratch` and `histogram` are reused between calls. When d <= 65,536 the histogram is
+/// left all zero (the small path clears only the bins it used, at the end, and relies on
+/// finding them zero when the size is its own); else it is refilled.
 KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
                        std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram);
 
