@@ -109,10 +109,21 @@ std::vector<std::uint32_t> idx_dims(const std::vector<unsigned char>& b, const s
   return d;
 }
 
-// The n x pixels features of the pixel bytes at `bytes`: double(p) / 255, or for float32
-// storage that double rounded to a float (FeatureMatrix::to_float32's value, from a table
-// of the 256), so that no float64 copy is made.
-FeatureMatrix pixel_features(const unsigned char* bytes, Index n, Index pixels, Storage storage) {
+// The n x pixels features of the pixel bytes in `file` after its 16-byte header: double(p)
+// / 255; with `byte_codes`, the bytes themselves and a table of those 256 doubles
+// (FeatureMatrix::of_codes, the same values); for float32 storage that double rounded to
+// a float (FeatureMatrix::to_float32's value, from a table of the 256). Neither makes a
+// float64 copy.
+FeatureMatrix pixel_features(std::vector<unsigned char> file, Index n, Index pixels,
+                             Storage storage, bool byte_codes) {
+  constexpr std::size_t kHeader = 16;
+  const unsigned char* bytes = file.data() + kHeader;
+  if (storage == Storage::float64 && byte_codes) {
+    std::array<double, 256> value{};
+    for (std::size_t b = 0; b < value.size(); ++b) value[b] = double(b) / 255.0;
+    file.erase(file.begin(), file.begin() + kHeader);
+    return FeatureMatrix::of_codes(std::move(file), n, pixels, value);
+  }
   using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Eigen::Map<const Bytes> p(bytes, n, pixels);
   if (storage == Storage::float64) return Matrix(p.cast<double>() / 255.0);
@@ -124,8 +135,9 @@ FeatureMatrix pixel_features(const unsigned char* bytes, Index n, Index pixels, 
   return FeatureMatrix::of_floats(std::move(x));
 }
 
-Dataset load_pair(const std::string& images_path, const std::string& labels_path, Storage storage) {
-  const auto images = read_gzip(images_path);
+Dataset load_pair(const std::string& images_path, const std::string& labels_path, Storage storage,
+                  bool byte_codes) {
+  auto images = read_gzip(images_path);
   const auto labels = read_gzip(labels_path);
   const auto image_dims = idx_dims(images, images_path, 0x00000803, 3);
   const auto label_dims = idx_dims(labels, labels_path, 0x00000801, 1);
@@ -137,7 +149,7 @@ Dataset load_pair(const std::string& images_path, const std::string& labels_path
   if (n == 0 || pixels == 0) throw DataError(images_path, "no images");
 
   Dataset data;
-  data.features = pixel_features(images.data() + 16, n, pixels, storage);
+  data.features = pixel_features(std::move(images), n, pixels, storage, byte_codes);
   data.labels =
       Eigen::Map<const Eigen::Matrix<unsigned char, Eigen::Dynamic, 1>>(labels.data() + 8, n)
           .cast<double>();
@@ -150,13 +162,13 @@ Dataset load_pair(const std::string& images_path, const std::string& labels_path
 
 }  // namespace
 
-DataSplit load_fashion_mnist(const std::string& dir, Storage storage) {
+DataSplit load_fashion_mnist(const std::string& dir, Storage storage, bool byte_codes) {
   const std::filesystem::path d(dir);
   DataSplit split;
   split.train = load_pair((d / "train-images-idx3-ubyte.gz").string(),
-                          (d / "train-labels-idx1-ubyte.gz").string(), storage);
+                          (d / "train-labels-idx1-ubyte.gz").string(), storage, byte_codes);
   split.test = load_pair((d / "t10k-images-idx3-ubyte.gz").string(),
-                         (d / "t10k-labels-idx1-ubyte.gz").string(), storage);
+                         (d / "t10k-labels-idx1-ubyte.gz").string(), storage, byte_codes);
   if (split.test->feature_count() != split.train.feature_count())
     throw DataError(dir, "training and test images differ in size");
   return split;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace dlsim::models {
 
@@ -43,6 +44,21 @@ FeatureMatrix FeatureMatrix::of_floats(MatrixF values) {
   const float* at = holder->data();  // read before the move (arguments have no order)
   const Index rows = holder->rows(), cols = holder->cols();
   return owned_float32(at, rows, cols, std::move(holder));
+}
+
+FeatureMatrix FeatureMatrix::of_codes(std::vector<std::uint8_t> bytes, Index rows, Index cols,
+                                      const std::array<double, 256>& table) {
+  if (Index(bytes.size()) != rows * cols)
+    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(bytes.size()) +
+                           " codes for " + std::to_string(rows) + " x " + std::to_string(cols));
+  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), table});
+  FeatureMatrix m;
+  m.values_ = holder->bytes.data();
+  m.table_ = holder->table.data();
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.keep_alive_ = std::move(holder);
+  return m;
 }
 
 FeatureMatrix FeatureMatrix::owned_float32(const float* values, Index rows, Index cols,

@@ -13,13 +13,17 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include <Eigen/Dense>
 
+#include "models/data/coded_rows.hpp"
 #include "models/data/float_rows.hpp"
 
 namespace dlsim::models {
@@ -38,6 +42,8 @@ class FeatureMatrix {
   /// path (and sums in the same order) for both.
   using View = Eigen::Map<const Matrix, Eigen::AlignedMax>;
   using ViewF = Eigen::Map<const MatrixF, Eigen::AlignedMax>;
+  /// A block of rows of a View (what middleRows() gives).
+  using ViewRows = decltype(std::declval<View>().middleRows(Index(0), Index(0)));
   /// float32 rows are converted this many at a time by for_row_blocks (64 rows of 785
   /// values are 400 KB of doubles: the block stays in the core's cache while it is read).
   static constexpr Index kConvertRows = 64;
@@ -65,14 +71,27 @@ class FeatureMatrix {
     return m;
   }
 
-  bool is_float32() const { return storage_ == Storage::float32; }
-  /// Bytes per stored value (8 or 4).
-  Index value_bytes() const { return is_float32() ? 4 : 8; }
+  /// float64 values kept as one byte each, value = table[byte] (of_codes): lossless for
+  /// data of at most 256 values (8-bit pixels), an eighth of the memory, and read through
+  /// gather(), times() and for_row_blocks() with float64's results bit for bit.
+  struct Codes {
+    std::vector<std::uint8_t> bytes;  // rows x cols, row-major
+    std::array<double, 256> table{};
+  };
+  /// Owned byte-coded float64 storage: rows x cols codes (coded_rows.hpp).
+  static FeatureMatrix of_codes(std::vector<std::uint8_t> bytes, Index rows, Index cols,
+                                const std::array<double, 256>& table);
 
-  /// The values, float64 storage only (std::logic_error on float32: read through
-  /// gather(), times() or for_row_blocks(), or view_float32()).
+  bool is_float32() const { return storage_ == Storage::float32; }
+  bool is_coded() const { return table_ != nullptr; }
+  /// Bytes per stored value (8, 4, or 1 when coded).
+  Index value_bytes() const { return is_coded() ? 1 : is_float32() ? 4 : 8; }
+
+  /// The values, plain float64 storage only (std::logic_error on float32 or byte codes:
+  /// read through gather(), times() or for_row_blocks(), or view_float32()).
   View view() const {
     if (is_float32()) throw std::logic_error("FeatureMatrix: float32 storage has no double view");
+    if (is_coded()) throw std::logic_error("FeatureMatrix: byte-coded storage has no double view");
     return elsewhere() ? View(static_cast<const double*>(values_), rows_, cols_)
                        : View(owned_.data(), owned_.rows(), owned_.cols());
   }
@@ -90,14 +109,21 @@ class FeatureMatrix {
   const double* data() const { return view().data(); }
   auto row(Index i) const { return view().row(i); }
   auto middleRows(Index first, Index count) const { return view().middleRows(first, count); }
-  /// Value (i, j) as a double, either storage.
+  /// Value (i, j) as a double, any storage.
   double operator()(Index i, Index j) const {
+    if (is_coded()) return table_[codes()[i * cols_ + j]];
     return is_float32() ? double(view_float32()(i, j)) : view()(i, j);
   }
 
   /// The rows `rows`, in that order, as doubles into `out` (its storage is reused between
   /// calls of equal size).
   void gather(std::span<const Index> rows, Matrix& out) const {
+    if (is_coded()) {
+      out.resize(Index(rows.size()), cols_);
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        widen_codes(codes() + rows[i] * cols_, table_, out.data() + Index(i) * cols_, cols_);
+      return;
+    }
     if (!is_float32()) {
       out = view()(rows, Eigen::all);
       return;
@@ -113,6 +139,15 @@ class FeatureMatrix {
   /// Eigen's matrix-vector product, float32 storage with float_rows_times (no copy).
   void times(Index first, Index count, const Eigen::Ref<const Eigen::VectorXd>& w,
              Eigen::VectorXd& z) const {
+    if (is_coded() && count >= 2) {  // one row: Eigen takes a dot product, widened below
+      z.resize(count);
+      coded_rows_times(codes() + first * cols_, count, cols_, table_, w.data(), z.data());
+      return;
+    }
+    if (is_coded()) {
+      z.noalias() = widened_like_view(first, count) * w;
+      return;
+    }
     if (!is_float32()) {
       z.noalias() = view().middleRows(first, count) * w;
       return;
@@ -122,11 +157,16 @@ class FeatureMatrix {
   }
 
   /// Calls f(offset, x) with the rows [first, first + count) as doubles: float64 storage
-  /// in one call, x = those rows themselves (offset 0); float32 storage in blocks of at
+  /// in one call, x = those rows themselves (offset 0; byte codes: widened whole into a
+  /// per-thread scratch, read as the same expression); float32 storage in blocks of at
   /// most `block` rows (offset: the block's first row − first), x = a per-thread scratch
   /// with the block converted. `x.rows()` is the block's size.
   template <class F>
   void for_row_blocks(Index first, Index count, F&& f, Index block = kConvertRows) const {
+    if (is_coded()) {  // as float64 storage: one call, the rows widened whole
+      f(Index(0), widened_like_view(first, count));
+      return;
+    }
     if (!is_float32()) {
       f(Index(0), view().middleRows(first, count));
       return;
@@ -151,6 +191,15 @@ class FeatureMatrix {
   /// loader that writes floats).
   static FeatureMatrix of_floats(MatrixF values);
 
+  /// Byte-coded storage becomes plain float64 storage of the same values (what ranks
+  /// share, tools/dlsim/mpi_data_sharing.cpp); any other storage is left as it is.
+  void decode_codes() {
+    if (!is_coded()) return;
+    Matrix values(rows_, cols_);
+    widen_codes(codes(), table_, values.data(), rows_ * cols_);
+    *this = std::move(values);
+  }
+
   /// False for a view of rows kept elsewhere.
   bool owns() const { return !view_; }
   /// The owned float64 matrix, to build or edit it (loaders, preprocessing); a view or
@@ -158,6 +207,7 @@ class FeatureMatrix {
   Matrix& owned() {
     if (view_) throw std::logic_error("FeatureMatrix: a shared view is read-only");
     if (is_float32()) throw std::logic_error("FeatureMatrix: float32 storage is read-only");
+    if (is_coded()) throw std::logic_error("FeatureMatrix: byte-coded storage is read-only");
     return owned_;
   }
   /// Frees owned storage (either kind); the matrix is then an empty float64 one.
@@ -170,18 +220,30 @@ class FeatureMatrix {
   }
 
  private:
+  const std::uint8_t* codes() const { return static_cast<const std::uint8_t*>(values_); }
+  // The coded rows [first, first + count) widened into a per-thread scratch, as the
+  // expression view().middleRows(first, count) of float64 storage (same type, same values;
+  // the scratch is aligned where the rows may not be, which Eigen's products and the
+  // objectives' reductions over rows do not see: tests/coded_storage_test.cpp).
+  ViewRows widened_like_view(Index first, Index count) const {
+    static thread_local Matrix scratch;
+    if (scratch.rows() < count || scratch.cols() != cols_) scratch.resize(count, cols_);
+    widen_codes(codes() + first * cols_, table_, scratch.data(), count * cols_);
+    return View(scratch.data(), count, cols_).middleRows(0, count);
+  }
   // Owned float32 storage: the rows x cols floats at `values`, kept alive by `holder`.
   static FeatureMatrix owned_float32(const float* values, Index rows, Index cols,
                                      std::shared_ptr<const void> holder);
   // The values are at values_, not in owned_.
-  bool elsewhere() const { return view_ || is_float32(); }
+  bool elsewhere() const { return view_ || is_float32() || is_coded(); }
 
   Storage storage_ = Storage::float64;
-  Matrix owned_;                  // owned float64 storage, unless elsewhere()
-  const void* values_ = nullptr;  // otherwise: rows_ x cols_ values of storage_ here,
-  Index rows_ = 0;                // kept alive by keep_alive_ (a view's, or float32's
-  Index cols_ = 0;                // own buffer)
-  bool view_ = false;             // values_ belong to someone else (view_of)
+  Matrix owned_;                   // owned float64 storage, unless elsewhere()
+  const void* values_ = nullptr;   // otherwise: rows_ x cols_ values of storage_ here,
+  Index rows_ = 0;                 // kept alive by keep_alive_ (a view's, or float32's
+  Index cols_ = 0;                 // own buffer)
+  bool view_ = false;              // values_ belong to someone else (view_of)
+  const double* table_ = nullptr;  // byte codes: values_ holds codes, value = table_[code]
   std::shared_ptr<const void> keep_alive_;
 };
 

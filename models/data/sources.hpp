@@ -58,9 +58,11 @@ Dataset densify(const LibsvmFile& file, Index features);
 
 /// Fashion-MNIST from the IDX gzip files in `dir` (train-images-idx3-ubyte.gz, ...):
 /// the official 60,000 training and 10,000 test images, 784 pixels scaled to [0, 1],
-/// labels 0..9, the features stored as `storage` (float32: written as floats directly).
-/// Throws DataError(file, ...) for a missing or malformed file.
-DataSplit load_fashion_mnist(const std::string& dir, Storage storage = Storage::float64);
+/// labels 0..9, the features stored as `storage` (float32: written as floats directly;
+/// float64 with `byte_codes`: the pixel bytes and a table of their 256 values,
+/// FeatureMatrix::of_codes). Throws DataError(file, ...) for a missing or malformed file.
+DataSplit load_fashion_mnist(const std::string& dir, Storage storage = Storage::float64,
+                             bool byte_codes = false);
 
 /// YearPredictionMSD from the UCI file `YearPredictionMSD.txt` (no header; the year, then 90
 /// features per line): the first `train_rows` rows train, the rest test (the official split:

@@ -121,8 +121,10 @@ void LeastSquares::gradient(const Vector& w, const Dataset& data, std::span<cons
     if (bias_) grad(features_) = s.residual.sum() / double(b);
   };
 
-  if (contiguous && !data.features.is_float32()) {
-    compute(data.features.view().middleRows(rows[0], b), data.labels.segment(rows[0], b));
+  if (contiguous && !data.features.is_float32()) {  // float64 rows as they are (or widened)
+    data.features.for_row_blocks(rows[0], b, [&](Index, const auto& a_rows) {
+      compute(a_rows, data.labels.segment(rows[0], b));
+    });
   } else {
     data.features.gather(rows, s.rows);  // reuses storage for equal batch sizes
     compute(s.rows, data.labels(rows));

@@ -21,10 +21,11 @@ constexpr double kNodeBytes = 200;            // Node, ports, mailbox
 constexpr double kStreamBytes = sizeof(Rng);  // one random stream (2,504 bytes)
 constexpr double kProcessBytes = 6.0e3;       // with its compressor's random stream
 constexpr double kMessageBytes = 280;
-constexpr double kTensorChainBytes = 840;  // per tensor per worker: stream and decoder
-constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded
-constexpr double kRecorderVectors = 2;     // per model holder: pending and latest deposit
-constexpr double kConvertedRows = 500;     // float32 storage: rows converted at once, at most
+constexpr double kTensorChainBytes = 840;   // per tensor per worker: stream and decoder
+constexpr double kPayloadBuffers = 2;       // per worker: one in flight, one being encoded
+constexpr double kRecorderVectors = 2;      // per model holder: pending and latest deposit
+constexpr double kConvertedRows = 500;      // float32 storage: rows converted at once, at most
+constexpr double kWidenedCodedRows = 1024;  // byte codes: a dense classifier's evaluation block
 
 std::string count(double x) {
   // Whole counts in full ("1000000 nodes", not "1e+06 nodes"); others to 6 digits.
@@ -111,7 +112,7 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
 
   // The data, as stored and while it is prepared.
   const double row_bytes = 8 * (double(z.features) + 1);
-  const double value_bytes = z.float32 ? 4 : 8;
+  const double value_bytes = z.coded ? 1 : z.float32 ? 4 : 8;
   const double stored_row_bytes = value_bytes * double(z.features) + 8;  // and the label
   const double rows = double(z.train_rows + z.test_rows + z.eval_rows);
   // (float32 storage is made in place, in the doubles' memory: no more than loading.)
@@ -122,10 +123,10 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
                       data_key(s)});
   e.pieces.push_back(
       {"data", rows * stored_row_bytes + 8 * double(z.train_rows),
-       z.float32 ? fmt::format("{} rows x ({} features x 4 bytes + an 8-byte "
-                               "label)",
-                               count(rows), z.features)
-                 : fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
+       z.float32 || z.coded
+           ? fmt::format("{} rows x ({} features x {} + an 8-byte label)", count(rows), z.features,
+                         z.coded ? "1 byte (codes)" : "4 bytes")
+           : fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
        data_key(s)});
 
   // Model-sized vectors.
@@ -167,10 +168,12 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
 
   // Per-thread scratch: every thread that runs jobs or evaluation chunks keeps its own.
   // float32 storage adds the block an evaluation converts to doubles: at most the 500
-  // rows of a convolutional network's evaluation block (dense classifiers convert 64).
+  // rows of a convolutional network's evaluation block (dense classifiers convert 64);
+  // byte codes the block widened whole: at most a dense classifier's 1,024 rows.
   const double threads = double(std::max(z.threads, 1));
-  const double per_thread =
-      z.model.thread_bytes + (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0);
+  const double per_thread = z.model.thread_bytes +
+                            (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0) +
+                            (z.coded ? 8.0 * kWidenedCodedRows * double(z.features) : 0.0);
   e.pieces.push_back({"thread scratch", threads * per_thread,
                       fmt::format("{} threads x {} bytes", count(threads), count(per_thread)),
                       "algorithm.batch_size"});

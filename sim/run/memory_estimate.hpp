@@ -6,6 +6,7 @@
 //                 profile run peaks at about 8 MB);
 //   data          every stored row of the training, test and eval sets: rows ·
 //                 (features · 8 + 8), or (features · 4 + 8) with data.storage float32,
+//                 or (features + 8) when the source kept byte codes (known once loaded),
 //                 plus 8 per training row (the shards' row indices);
 //   loading       the data while it is prepared (nothing else exists yet): the rows the
 //                 source stored, plus the copies test_fraction (every training row, into
@@ -22,7 +23,8 @@
 //                 the model's per-worker values (consensus starts: n · d);
 //   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
 //                 activations, im2col) on every thread that runs jobs or evaluation
-//                 chunks (--threads);
+//                 chunks (--threads), plus the rows an evaluation widens to doubles
+//                 (float32 storage: 500 rows at most; byte codes: 1,024);
 //   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
 //                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker
@@ -77,6 +79,7 @@ struct RunSizes {
   std::int64_t features = 0;
   std::int64_t loading_rows = 0;  // rows held at once while the data is prepared
   bool float32 = false;           // data.storage float32: 4 bytes per stored value
+  bool coded = false;             // float64 kept as byte codes: 1 byte per stored value
   // The model.
   std::int64_t values = 0;      // d: doubles per model vector (0 without math)
   std::int64_t parameters = 0;  // coordinates per message

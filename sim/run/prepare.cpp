@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -27,14 +28,15 @@ namespace dlsim::sim {
 
 namespace {
 
-// The storage the source may write directly: float32 when the scenario asks for it and no
-// step between loading and storing edits the values or selects rows (they work on float64
-// storage); otherwise float64, narrowed after those steps.
-models::Storage storage_at_load(const Scenario& s) {
+// The storage the source may write directly: the scenario's, when no step between
+// loading and storing edits the values or selects rows (they work on plain float64
+// storage); none otherwise (float64, narrowed after those steps).
+std::optional<models::Storage> storage_at_load(const Scenario& s) {
   const DataSpec& d = s.data;
   const bool edits =
       d.test_fraction > 0 || d.train_samples || d.normalize != "none" || s.metrics.eval_samples;
-  return d.storage == "float32" && !edits ? models::Storage::float32 : models::Storage::float64;
+  if (edits) return std::nullopt;
+  return d.storage == "float32" ? models::Storage::float32 : models::Storage::float64;
 }
 
 // The registered source loads or generates the data (models/data/registry.hpp), showing
@@ -42,7 +44,8 @@ models::Storage storage_at_load(const Scenario& s) {
 models::DataSplit load_source(const Scenario& s, const models::DenseCheck& check) {
   auto rng = make_rng(s.seed, "data");
   try {
-    return s.data.options->load(rng, check, storage_at_load(s));
+    const auto storage = storage_at_load(s);
+    return storage ? s.data.options->load(rng, check, *storage) : s.data.options->load(rng, check);
   } catch (const models::DataConfigError& e) {
     throw InputError("data." + e.key(), e.what());
   }
@@ -225,6 +228,7 @@ RunSizes final_sizes(const PreparedRun& p, const PrepareOptions& options,
     z.eval_rows = p.data->eval ? p.data->eval->size() : 0;
     z.features = p.data->train.feature_count();
     z.float32 = p.data->train.features.is_float32();
+    z.coded = p.data->train.features.is_coded();
     z.loading_rows = loading_rows;
   }
   z.values = objective.has_math() ? objective.dimension() : 0;

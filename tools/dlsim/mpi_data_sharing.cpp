@@ -164,6 +164,9 @@ MpiDataSharing::~MpiDataSharing() {
 
 std::optional<models::DataSplit> MpiDataSharing::share(std::optional<models::DataSplit> loaded) {
   if (machine_size_ == 1) return loaded;  // alone on its machine (one rank per node): keep it
+  if (loaded)  // the shared layout holds plain values: byte codes are widened first
+    for (models::Dataset* set : sets_of(*loaded))
+      if (set) set->features.decode_codes();
   Layout layout = layout_of(loads() && loaded ? &*loaded : nullptr);
   auto mapping = std::make_shared<Mapping>();
   mapping->bytes = std::size_t(layout.bytes);  // the loading rank's; the others' after the Bcast

@@ -17,7 +17,10 @@ struct FashionMnistSource final : DataOptions {
   }
   DataSplit load(std::mt19937_64& /*rng*/, const DenseCheck& /*check*/,
                  Storage storage) const override {
-    return or_config_error("path", [&] { return load_fashion_mnist(dir, storage); });
+    // Nothing edits the values before they are stored: float64 keeps the pixel bytes.
+    return or_config_error("path", [&] {
+      return load_fashion_mnist(dir, storage, /*byte_codes=*/storage == Storage::float64);
+    });
   }
   DataShape shape() const override {
     return {.image = ImageShape{1, 28, 28},

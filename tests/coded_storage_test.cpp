@@ -1,0 +1,174 @@
+// Byte-coded float64 storage (FeatureMatrix::of_codes, models/data/coded_rows.hpp): one
+// byte per value and a table of 256 doubles, read with float64 storage's results bit for
+// bit. Checked against independent truth: Eigen's own matrix-vector product on the widened
+// values (on inputs where another summation order gives other bits, so the check can
+// fail), and every objective's gradients and evaluation sums on plain float64 storage of
+// the same values, over row ranges that start at odd rows of odd-width rows (where the
+// alignment of the rows enters Eigen's order).
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "models/data/coded_rows.hpp"
+#include "models/objectives/least_squares.hpp"
+#include "models/objectives/logistic.hpp"
+#include "models/objectives/mlp.hpp"
+#include "models/objectives/softmax.hpp"
+#include "objective_helpers.hpp"
+
+using dlsim::models::Dataset;
+using dlsim::models::FeatureMatrix;
+using dlsim::models::Index;
+using dlsim::models::Matrix;
+using dlsim::models::Vector;
+
+namespace {
+
+bool same_bits(const Vector& a, const Vector& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
+}
+
+// A table of 256 values spread over many magnitudes (so that the order of a sum shows in
+// its last bits), with +0 and -0 among them.
+std::array<double, 256> spread_table(std::mt19937_64& rng) {
+  std::array<double, 256> t{};
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = std::ldexp(u(rng), int(rng() % 40) - 20);
+  t[0] = 0.0;
+  t[1] = -0.0;
+  return t;
+}
+
+std::vector<std::uint8_t> random_codes(std::size_t n, std::mt19937_64& rng) {
+  std::vector<std::uint8_t> codes(n);
+  for (auto& c : codes) c = std::uint8_t(rng() % 256);
+  return codes;
+}
+
+// The same data twice: byte-coded, and plain float64 storage of its values.
+struct Twin {
+  Dataset coded, plain;
+};
+
+Twin twin(Index rows, Index cols, int classes, std::mt19937_64& rng) {
+  const auto table = spread_table(rng);
+  auto codes = random_codes(std::size_t(rows * cols), rng);
+  Matrix values(rows, cols);
+  for (Index i = 0; i < rows * cols; ++i) values.data()[i] = table[codes[std::size_t(i)]];
+  Twin t;
+  t.plain.features = values;
+  t.coded.features = FeatureMatrix::of_codes(std::move(codes), rows, cols, table);
+  t.plain.labels.resize(rows);
+  for (Index i = 0; i < rows; ++i) t.plain.labels(i) = double(rng() % unsigned(classes));
+  t.coded.labels = t.plain.labels;
+  t.plain.classes = t.coded.classes = classes;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("coded storage: rows times a vector sum as Eigen's product, bit for bit") {
+  std::mt19937_64 rng(21);
+  int order_shows = 0;  // rows where a plain left-to-right sum gives other bits
+  for (const Index cols : {1, 2, 3, 5, 64, 784, 785}) {
+    for (const Index rows : {2, 3, 7, 8, 9, 17, 100}) {
+      INFO("rows " << rows << ", cols " << cols);
+      const auto table = spread_table(rng);
+      const auto codes = random_codes(std::size_t(rows * cols), rng);
+      Matrix x(rows, cols);
+      for (Index i = 0; i < rows * cols; ++i) x.data()[i] = table[codes[std::size_t(i)]];
+      const Vector w = dlsim::test::random_vector(cols, int(rng() % 1000), 3.0);
+      Vector eigen;
+      eigen.noalias() = x * w;
+      Vector z(rows);
+      dlsim::models::coded_rows_times(codes.data(), rows, cols, table.data(), w.data(), z.data());
+      CHECK(same_bits(z, eigen));
+      for (Index i = 0; i < rows; ++i) {
+        double left_to_right = 0;
+        for (Index j = 0; j < cols; ++j) left_to_right += x(i, j) * w(j);
+        order_shows += left_to_right != eigen(i) ? 1 : 0;
+      }
+    }
+  }
+  CHECK(order_shows > 100);  // the inputs tell summation orders apart
+}
+
+TEST_CASE("coded storage: the objectives' math equals plain float64 storage, bit for bit") {
+  std::mt19937_64 rng(22);
+  for (const Index d : {Index(21), Index(64)}) {  // odd width: rows alternate alignment
+    INFO("features " << d);
+    const Twin multi = twin(150, d, 3, rng);
+    Twin binary = twin(150, d, 2, rng);
+    for (Dataset* set : {&binary.coded, &binary.plain})
+      for (Index i = 0; i < set->size(); ++i) set->labels(i) = set->labels(i) > 0 ? 1 : -1;
+
+    const auto compare = [&](const dlsim::models::Objective& f, const Twin& t) {
+      const Vector w = dlsim::test::random_vector(f.dimension(), 4, 0.3);
+      for (const std::vector<Index>& rows :
+           {std::vector<Index>{5, 6, 7, 8}, std::vector<Index>{17}, std::vector<Index>{3},
+            std::vector<Index>{99, 2, 33}, std::vector<Index>{0, 1}}) {
+        Vector gc, gp;
+        f.gradient(w, t.coded, rows, gc);
+        f.gradient(w, t.plain, rows, gp);
+        CHECK(same_bits(gc, gp));
+      }
+      CHECK(f.loss(w, t.coded) == f.loss(w, t.plain));
+      CHECK(f.accuracy(w, t.coded) == f.accuracy(w, t.plain));
+      for (const auto& [begin, end] :
+           {std::pair<Index, Index>{3, 141}, {7, 8}, {8, 9}, {0, 150}, {149, 150}, {10, 12}}) {
+        INFO("rows [" << begin << ", " << end << ")");
+        const auto sc = f.data_sums(w, t.coded, begin, end);
+        const auto sp = f.data_sums(w, t.plain, begin, end);
+        REQUIRE(sc.has_value());
+        REQUIRE(sp.has_value());
+        CHECK(sc->loss == sp->loss);
+        CHECK(sc->correct == sp->correct);
+      }
+    };
+    compare(dlsim::models::Softmax(d, 3, {.l2 = 0.01}, true, {}), multi);
+    compare(dlsim::models::Mlp(d, {8}, 3, dlsim::models::Activation::tanh, {}, true,
+                               {.kind = dlsim::models::InitOptions::Kind::normal}),
+            multi);
+    compare(dlsim::models::Logistic(d, {.l2 = 0.01}, true, {}), binary);
+    compare(dlsim::models::LeastSquares(d, {}, true, {}), multi);
+  }
+}
+
+TEST_CASE("coded storage: reads, widening to plain storage, and what it refuses") {
+  std::mt19937_64 rng(23);
+  Twin t = twin(9, 5, 2, rng);
+  const FeatureMatrix& coded = t.coded.features;
+  CHECK(coded.is_coded());
+  CHECK_FALSE(coded.is_float32());
+  CHECK(coded.value_bytes() == 1);
+  CHECK(coded.rows() == 9);
+  CHECK(coded.cols() == 5);
+  for (Index i = 0; i < 9; ++i)
+    for (Index j = 0; j < 5; ++j) CHECK(coded(i, j) == t.plain.features(i, j));
+  Matrix gathered;
+  const std::vector<Index> rows{8, 0, 3};
+  coded.gather(rows, gathered);
+  CHECK(gathered == t.plain.features.view()(rows, Eigen::all));
+  Index calls = 0;
+  coded.for_row_blocks(3, 4, [&](Index offset, const auto& x) {
+    ++calls;
+    CHECK(offset == 0);
+    CHECK(x == t.plain.features.view().middleRows(3, 4));
+  });
+  CHECK(calls == 1);
+  CHECK_THROWS_AS(coded.view(), std::logic_error);
+  CHECK_THROWS_AS(t.coded.features.owned(), std::logic_error);
+  CHECK_THROWS_AS(FeatureMatrix::of_codes(std::vector<std::uint8_t>(3), 2, 2, {}),
+                  std::logic_error);
+
+  t.coded.features.decode_codes();
+  CHECK_FALSE(t.coded.features.is_coded());
+  CHECK(t.coded.features.value_bytes() == 8);
+  CHECK(t.coded.features.view() == t.plain.features.view());
+}
