@@ -205,3 +205,41 @@ TEST_CASE("fashion-mnist: several gzip members, a plain file, trailing bytes") {
       .write(reinterpret_cast<const char*>(joined.data()), std::streamsize(joined.size()));
   CHECK(error_of(dir).find("corrupt gzip data") != std::string::npos);
 }
+
+// Through prepare(): with nothing editing the values, fashion-mnist stores them as it
+// loads them (byte codes for float64, floats for float32), and the memory estimate counts
+// 1 or 4 bytes a feature and no float64 copy while loading; a normalized set is loaded
+// in doubles as before. 64 training and 64 test images of 4 pixels, labels 8 bytes:
+//   coded:   data 128 x (4 x 1 + 8) + 64 shard indices x 8 = 2,048; loading 0
+//   float32: data 128 x (4 x 4 + 8) + 512 = 3,584; loading 0
+//   minmax:  data 128 x (4 x 8 + 8) + 512 = 5,632; loading 128 x 5 values x 8 = 5,120
+TEST_CASE("fashion-mnist: stored as loaded, and the memory estimate says so") {
+  const auto dir = dlsim::test::fresh_dir("fmnist-estimate");
+  write_tiny(dir, 64, 6);
+  nlohmann::json doc = {{"workers", 2},
+                        {"data", {{"source", "fashion-mnist"}, {"path", dir.string()}}},
+                        {"model", {{"kind", "softmax"}}},
+                        {"stop", {{"iterations", 2}}}};
+  const auto piece = [](const dlsim::sim::PreparedRun& p, const std::string& name) {
+    for (const auto& q : p.memory.pieces)
+      if (q.name == name) return q.bytes;
+    FAIL("no piece " << name);
+    return 0.0;
+  };
+  const auto coded = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK(coded.data->train.features.is_coded());
+  CHECK(coded.data->test->features.is_coded());
+  CHECK(piece(coded, "data") == Approx(2048));
+  CHECK(piece(coded, "loading") == 0);
+  doc["data"]["storage"] = "float32";
+  const auto floats = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK(floats.data->train.features.is_float32());
+  CHECK(piece(floats, "data") == Approx(3584));
+  CHECK(piece(floats, "loading") == 0);
+  doc["data"]["storage"] = "float64";
+  doc["data"]["normalize"] = "minmax";
+  const auto edited = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK_FALSE(edited.data->train.features.is_coded());
+  CHECK(piece(edited, "data") == Approx(5632));
+  CHECK(piece(edited, "loading") == Approx(5120));
+}

@@ -9,7 +9,10 @@
 // bytes a full-data evaluation streams. The math stays in doubles either way: readers
 // take rows through gather(), times() and for_row_blocks(), which widen float32 rows to
 // doubles (exactly: every float is a double) and read float64 rows as they are, through
-// the same expressions as before float32 storage existed.
+// the same expressions as before float32 storage existed. float64 values a source reads
+// as bytes (8-bit pixels) may be kept as those bytes and a table of their 256 values
+// (of_codes): the readers widen them to the same doubles, or multiply them in the same
+// order as Eigen (coded_rows.hpp), so results are float64's bit for bit.
 #pragma once
 
 #include <algorithm>
@@ -71,14 +74,10 @@ class FeatureMatrix {
     return m;
   }
 
-  /// float64 values kept as one byte each, value = table[byte] (of_codes): lossless for
-  /// data of at most 256 values (8-bit pixels), an eighth of the memory, and read through
-  /// gather(), times() and for_row_blocks() with float64's results bit for bit.
-  struct Codes {
-    std::vector<std::uint8_t> bytes;  // rows x cols, row-major
-    std::array<double, 256> table{};
-  };
-  /// Owned byte-coded float64 storage: rows x cols codes (coded_rows.hpp).
+  /// Owned byte-coded float64 storage: rows x cols codes, value = table[code]
+  /// (coded_rows.hpp). Lossless for data of at most 256 values (8-bit pixels), an eighth
+  /// of the memory, and read through gather(), times() and for_row_blocks() with plain
+  /// float64 storage's results bit for bit.
   static FeatureMatrix of_codes(std::vector<std::uint8_t> bytes, Index rows, Index cols,
                                 const std::array<double, 256>& table);
 
@@ -136,7 +135,8 @@ class FeatureMatrix {
   }
 
   /// z = (rows [first, first + count)) · w, w of cols() values: float64 storage through
-  /// Eigen's matrix-vector product, float32 storage with float_rows_times (no copy).
+  /// Eigen's matrix-vector product (byte codes: coded_rows_times, which sums as it does),
+  /// float32 storage with float_rows_times (no copy).
   void times(Index first, Index count, const Eigen::Ref<const Eigen::VectorXd>& w,
              Eigen::VectorXd& z) const {
     if (is_coded() && count >= 2) {  // one row: Eigen takes a dot product, widened below
@@ -220,6 +220,10 @@ class FeatureMatrix {
   }
 
  private:
+  struct Codes {  // what keep_alive_ holds for byte codes
+    std::vector<std::uint8_t> bytes;
+    std::array<double, 256> table{};
+  };
   const std::uint8_t* codes() const { return static_cast<const std::uint8_t*>(values_); }
   // The coded rows [first, first + count) widened into a per-thread scratch, as the
   // expression view().middleRows(first, count) of float64 storage (same type, same values;

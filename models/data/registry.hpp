@@ -103,6 +103,9 @@ class DataOptions {
 struct DataSourceFacts {
   bool has_data = true;            // false: the source of models without data
   bool official_test_set = false;  // ships its own test set (test_fraction must be 0)
+  /// DataOptions::load(rng, check, storage) stores the values as asked (float32 as floats,
+  /// float64 as byte codes) with no float64 copy while loading (the memory estimate).
+  bool writes_storage = false;
   /// Labels are real-valued targets (regression), not class labels; classifiers are
   /// refused and pointed to `classes_alternative`.
   bool real_targets = false;

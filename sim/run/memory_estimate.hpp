@@ -12,7 +12,8 @@
 //                 source stored, plus the copies test_fraction (every training row, into
 //                 the new training and test sets) or train_samples (the subsample) take
 //                 while the loaded set still exists, · (features + 1) · 8 (float32
-//                 storage is made in place, in the doubles' memory);
+//                 storage is made in place, in the doubles' memory); none when the source
+//                 stores the values as asked while it loads them (writes_storage);
 //   model state   8d per model-sized vector: each simulated worker's own
 //                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp), the
 //                 collective's buffers (sim/collectives/collective_memory.hpp), the public

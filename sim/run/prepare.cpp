@@ -39,6 +39,12 @@ std::optional<models::Storage> storage_at_load(const Scenario& s) {
   return d.storage == "float32" ? models::Storage::float32 : models::Storage::float64;
 }
 
+// Whether the source stores the values as the scenario asks while it loads them, holding
+// no float64 copy (DataSourceFacts::writes_storage; float64 then as byte codes).
+bool loads_directly(const Scenario& s) {
+  return storage_at_load(s).has_value() && s.data.facts().writes_storage;
+}
+
 // The registered source loads or generates the data (models/data/registry.hpp), showing
 // `check` the dense shape before storing it.
 models::DataSplit load_source(const Scenario& s, const models::DenseCheck& check) {
@@ -91,7 +97,8 @@ models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
     auto rng = make_rng(s.seed, "test-split");
     models::split_test_fraction(split, d.test_fraction, rng);
   }
-  loading_rows = loading_peak_rows(d, loaded, loaded_train, split.train.size());
+  loading_rows =
+      loads_directly(s) ? 0 : loading_peak_rows(d, loaded, loaded_train, split.train.size());
   if (d.train_samples) {
     auto rng = make_rng(s.seed, "train-samples");
     models::subsample_train(split, *d.train_samples, rng);
@@ -190,11 +197,14 @@ RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape,
     const auto moved = std::int64_t(std::floor(double(loaded_train) * s.data.test_fraction));
     z.test_rows = shape.test_samples + moved;  // test_fraction moves rows, adds none
     z.train_rows = loaded_train - moved;
-    z.loading_rows =
-        loading_peak_rows(s.data, loaded_train + shape.test_samples, loaded_train, z.train_rows);
+    z.loading_rows = loads_directly(s)
+                         ? 0
+                         : loading_peak_rows(s.data, loaded_train + shape.test_samples,
+                                             loaded_train, z.train_rows);
     if (s.data.train_samples) z.train_rows = std::min(z.train_rows, *s.data.train_samples);
     z.features = shape.features.value_or(0);
     z.float32 = s.data.storage == "float32";
+    z.coded = !z.float32 && loads_directly(s);
     if (s.metrics.eval_samples && *s.metrics.eval_samples < z.train_rows)
       z.eval_rows = *s.metrics.eval_samples;
   }

@@ -49,7 +49,7 @@ const DataSourceRegistration registered{{
     .keys = {defaulted("path", string().nonempty(), "/usr/share/datasets/fashion-mnist",
                        "Directory holding the four *-ubyte.gz files (Debian package "
                        "dataset-fashion-mnist).")},
-    .facts = {.official_test_set = true},
+    .facts = {.official_test_set = true, .writes_storage = true},
     .read = read,
     .order = 4,
 }};
