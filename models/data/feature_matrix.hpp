@@ -145,7 +145,7 @@ class FeatureMatrix {
       return;
     }
     if (is_coded()) {
-      z.noalias() = widened_like_view(first, count) * w;
+      z.noalias() = widened_rows(first, count) * w;
       return;
     }
     if (!is_float32()) {
@@ -164,7 +164,7 @@ class FeatureMatrix {
   template <class F>
   void for_row_blocks(Index first, Index count, F&& f, Index block = kConvertRows) const {
     if (is_coded()) {  // as float64 storage: one call, the rows widened whole
-      f(Index(0), widened_like_view(first, count));
+      f(Index(0), widened_rows(first, count));
       return;
     }
     if (!is_float32()) {
@@ -229,7 +229,7 @@ class FeatureMatrix {
   // expression view().middleRows(first, count) of float64 storage (same type, same values;
   // the scratch is aligned where the rows may not be, which Eigen's products and the
   // objectives' reductions over rows do not see: tests/coded_storage_test.cpp).
-  ViewRows widened_like_view(Index first, Index count) const {
+  ViewRows widened_rows(Index first, Index count) const {
     static thread_local Matrix scratch;
     if (scratch.rows() < count || scratch.cols() != cols_) scratch.resize(count, cols_);
     widen_codes(codes() + first * cols_, table_, scratch.data(), count * cols_);

@@ -15,6 +15,7 @@
 #include "sim/algorithms/dpsgd_node.hpp"
 #include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
+#include "sim/algorithms/mix_arrivals.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
 #include "sim/runtime/worker_math.hpp"
 #include "topologies/schedule.hpp"
@@ -57,15 +58,8 @@ Task<void> worker(Training& t, int id, DpsgdSetup setup,
     // Decoding and mixing: charges nothing (on the spot for a model without math).
     co_await me.compute_uncharged(
         [&] {
-          for (const Arrival& a : gossip.arrivals()) {
-            if (!a.message) {  // a failed in-neighbour (failures.hpp)
-              node.add_own(a.weight);
-              continue;
-            }
-            math.decode(*a.message, received);
-            node.add(a.weight, received);
-          }
-          node.end_mix();
+          mix_arrivals(gossip.arrivals(), node, received,
+                       [&](const Message& m, models::Vector& out) { math.decode(m, out); });
           return models::ComputeCost{};
         },
         t.objective.has_math());

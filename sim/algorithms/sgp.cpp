@@ -15,6 +15,7 @@
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/algorithms/failures.hpp"
 #include "sim/algorithms/local_step.hpp"
+#include "sim/algorithms/mix_arrivals.hpp"
 #include "sim/algorithms/sgp_node.hpp"
 #include "sim/collectives/neighbour_exchange.hpp"
 #include "sim/runtime/worker_math.hpp"
@@ -59,15 +60,8 @@ Task<void> worker(Training& t, int id, SgpSetup setup,
     // Decoding and mixing: charges nothing (on the spot for a model without math).
     co_await me.compute_uncharged(
         [&] {
-          for (const Arrival& a : gossip.arrivals()) {
-            if (!a.message) {  // a failed neighbour: the share pushed to it comes back
-              node.add_own(a.weight);
-              continue;
-            }
-            math.decode_fp32(*a.message, received);
-            node.add(a.weight, received);
-          }
-          node.end_mix();
+          mix_arrivals(gossip.arrivals(), node, received,
+                       [&](const Message& m, models::Vector& out) { math.decode_fp32(m, out); });
           return models::ComputeCost{};
         },
         t.objective.has_math());

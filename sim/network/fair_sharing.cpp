@@ -520,7 +520,7 @@ void FairSharing::wake() {
                                [&](std::uint64_t, TransferId id) { expire_live(id); })) {
       std::sort(expired_.begin(), expired_.end(),
                 [&](const Due& a, const Due& b) { return later(b, a); });
-      for (const Due& d : expired_) expire(d);
+      for (const Due& d : expired_) expire_live(d.id);  // the stale ones are gone
     }
   }
   if (!done_.empty()) request_solve();
