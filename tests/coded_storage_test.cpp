@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -23,6 +24,7 @@
 #include "models/objectives/softmax.hpp"
 #include "objective_helpers.hpp"
 
+using dlsim::models::CodeTable;
 using dlsim::models::Dataset;
 using dlsim::models::FeatureMatrix;
 using dlsim::models::Index;
@@ -47,6 +49,21 @@ std::array<double, 256> spread_table(std::mt19937_64& rng) {
   return t;
 }
 
+// Pixel values c / d, rounded: the tables whose values the AVX-512 kernels compute.
+std::array<double, 256> pixel_table(double d) {
+  std::array<double, 256> t{};
+  for (std::size_t c = 0; c < t.size(); ++c) t[c] = double(c) / d;
+  return t;
+}
+
+// A vector of magnitudes spread over 2^-20 .. 2^20 (the order of a sum shows).
+Vector spread_vector(Index n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector v(n);
+  for (Index i = 0; i < n; ++i) v(i) = std::ldexp(u(rng), int(rng() % 40) - 20);
+  return v;
+}
+
 std::vector<std::uint8_t> random_codes(std::size_t n, std::mt19937_64& rng) {
   std::vector<std::uint8_t> codes(n);
   for (auto& c : codes) c = std::uint8_t(rng() % 256);
@@ -58,8 +75,10 @@ struct Twin {
   Dataset coded, plain;
 };
 
-Twin twin(Index rows, Index cols, int classes, std::mt19937_64& rng) {
-  const auto table = spread_table(rng);
+enum class Table { spread, pixels };
+
+Twin twin(Index rows, Index cols, int classes, std::mt19937_64& rng, Table kind = Table::spread) {
+  const auto table = kind == Table::spread ? spread_table(rng) : pixel_table(255);
   auto codes = random_codes(std::size_t(rows * cols), rng);
   Matrix values(rows, cols);
   for (Index i = 0; i < rows * cols; ++i) values.data()[i] = table[codes[std::size_t(i)]];
@@ -89,8 +108,13 @@ TEST_CASE("coded storage: rows times a vector sum as Eigen's product, bit for bi
       Vector eigen;
       eigen.noalias() = x * w;
       Vector z(rows);
-      dlsim::models::coded_rows_times(codes.data(), rows, cols, table.data(), w.data(), z.data());
+      dlsim::models::coded_rows_times(codes.data(), rows, cols, CodeTable(table), w.data(),
+                                      z.data());
       CHECK(same_bits(z, eigen));
+      Vector portable(rows);
+      dlsim::models::coded_rows_detail::rows_times_portable(
+          codes.data(), rows, cols, CodeTable(table), w.data(), portable.data());
+      CHECK(same_bits(portable, eigen));
       for (Index i = 0; i < rows; ++i) {
         double left_to_right = 0;
         for (Index j = 0; j < cols; ++j) left_to_right += x(i, j) * w(j);
@@ -101,12 +125,93 @@ TEST_CASE("coded storage: rows times a vector sum as Eigen's product, bit for bi
   CHECK(order_shows > 100);  // the inputs tell summation orders apart
 }
 
+TEST_CASE("coded storage: a code table has a formula exactly when it reproduces every value") {
+  // c / d rounded to the nearest double, computed here by division (the independent
+  // truth), for several d: the formula is found, and its constants are 1/d's.
+  for (const double d : {255.0, 7.0, 256.0, 1000.0, 65535.0}) {
+    INFO("d " << d);
+    const CodeTable table(pixel_table(d));
+    CHECK(table.has_formula());
+    CHECK(table.hi == 1 / d);
+    for (int c = 0; c < 256; ++c)
+      CHECK(std::fma(double(c), table.hi, double(c) * table.lo) == double(c) / d);
+  }
+  std::mt19937_64 rng(25);
+  CHECK_FALSE(CodeTable(spread_table(rng)).has_formula());
+  auto nudged = pixel_table(255);  // one value one ulp away
+  nudged[37] = std::nextafter(nudged[37], 1.0);
+  CHECK_FALSE(CodeTable(nudged).has_formula());
+  auto negative_zero = pixel_table(255);
+  negative_zero[0] = -0.0;  // the formula gives +0
+  CHECK_FALSE(CodeTable(negative_zero).has_formula());
+  auto zeros = std::array<double, 256>{};
+  CHECK_FALSE(CodeTable(zeros).has_formula());
+}
+
+TEST_CASE("coded storage: the AVX-512 kernels give the portable kernels' bits") {
+  namespace detail = dlsim::models::coded_rows_detail;
+  if (!detail::avx512_kernels_available()) {
+    WARN("this processor has no AVX-512 (F and BW): only the portable kernels ran");
+    return;
+  }
+  std::mt19937_64 rng(26);
+  for (const double d : {255.0, 7.0}) {
+    const auto values = pixel_table(d);
+    const CodeTable table(values);
+    REQUIRE(table.has_formula());
+    // Widening: every length around the eight-value step, from unaligned starts.
+    for (const Index n : {0, 1, 7, 8, 9, 15, 784, 1001}) {
+      const auto codes = random_codes(std::size_t(n) + 3, rng);
+      for (const Index start : {0, 1, 3}) {
+        std::vector<double> computed(static_cast<std::size_t>(n)), looked_up(computed.size());
+        detail::widen_codes_avx512(codes.data() + start, table, computed.data(), n);
+        for (Index i = 0; i < n; ++i)
+          looked_up[std::size_t(i)] = values[codes[std::size_t(start + i)]];
+        CHECK(std::memcmp(computed.data(), looked_up.data(), sizeof(double) * std::size_t(n)) == 0);
+      }
+    }
+    // Products against Eigen's on the widened values, across the 16-column step and the
+    // eight-row block, with w spread over magnitudes so that the order shows.
+    int order_shows = 0;
+    for (const Index cols : {1, 2, 15, 16, 17, 31, 33, 784, 785}) {
+      for (const Index rows : {2, 7, 8, 9, 16, 17, 100}) {
+        INFO("d " << d << ", rows " << rows << ", cols " << cols);
+        const auto codes = random_codes(std::size_t(rows * cols), rng);
+        Matrix x(rows, cols);
+        for (Index i = 0; i < rows * cols; ++i) x.data()[i] = values[codes[std::size_t(i)]];
+        const Vector w = spread_vector(cols, rng);
+        Vector eigen;
+        eigen.noalias() = x * w;
+        Vector z(rows);
+        detail::rows_times_avx512(codes.data(), rows, cols, table, w.data(), z.data());
+        CHECK(same_bits(z, eigen));
+        for (Index i = 0; i < rows; ++i) {  // Eigen's order with each product fused into its add
+          double lane0 = 0, lane1 = 0;
+          Index j = 0;
+          for (; j + 2 <= cols; j += 2) {
+            lane0 = std::fma(x(i, j), w(j), lane0);
+            lane1 = std::fma(x(i, j + 1), w(j + 1), lane1);
+          }
+          double fused = lane0 + lane1;
+          if (j < cols) fused = std::fma(x(i, j), w(j), fused);
+          order_shows += 0.0 + fused != eigen(i) ? 1 : 0;
+        }
+      }
+    }
+    CHECK(order_shows > 100);  // the inputs tell fused products from separate ones
+  }
+}
+
 TEST_CASE("coded storage: the objectives' math equals plain float64 storage, bit for bit") {
   std::mt19937_64 rng(22);
-  for (const Index d : {Index(21), Index(64)}) {  // odd width: rows alternate alignment
-    INFO("features " << d);
-    const Twin multi = twin(150, d, 3, rng);
-    Twin binary = twin(150, d, 2, rng);
+  // Pixel tables take the AVX-512 kernels where the processor has them.
+  for (const auto& [d, kind] : {std::pair{Index(21), Table::spread},
+                                {Index(64), Table::spread},
+                                {Index(21), Table::pixels},
+                                {Index(785), Table::pixels}}) {
+    INFO("features " << d << (kind == Table::pixels ? ", pixel table" : ", spread table"));
+    const Twin multi = twin(150, d, 3, rng, kind);
+    Twin binary = twin(150, d, 2, rng, kind);
     for (Dataset* set : {&binary.coded, &binary.plain})
       for (Index i = 0; i < set->size(); ++i) set->labels(i) = set->labels(i) > 0 ? 1 : -1;
 

@@ -1,6 +1,10 @@
-// Byte-coded row kernels (coded_rows.hpp): SSE2 packets of two doubles as Eigen's, or the
-// same sums lane by lane in plain C++ elsewhere.
+// Byte-coded row kernels (coded_rows.hpp): the code table's formula, the portable kernels
+// (SSE2 packets of two doubles as Eigen's, or the same sums lane by lane in plain C++
+// elsewhere), and the choice between them and the AVX-512 ones (coded_rows_avx512.cpp).
 #include "models/data/coded_rows.hpp"
+
+#include <bit>
+#include <cmath>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -8,8 +12,24 @@
 
 namespace dlsim::models {
 
-void widen_codes(const std::uint8_t* codes, const double* table, double* to, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) to[i] = table[codes[i]];
+CodeTable::CodeTable(const std::array<double, 256>& values) : value(values) {
+  if (!(values[1] > 0) || !std::isfinite(values[1])) return;
+  const double d = std::nearbyint(1 / values[1]);
+  if (!(d >= 1 && d <= double(1 << 20))) return;
+  const double h = 1 / d, l = std::fma(-h, d, 1.0) / d;
+  for (int c = 0; c < 256; ++c)
+    if (std::bit_cast<std::uint64_t>(std::fma(double(c), h, double(c) * l)) !=
+        std::bit_cast<std::uint64_t>(values[std::size_t(c)]))
+      return;
+  hi = h;
+  lo = l;
+}
+
+namespace coded_rows_detail {
+
+void widen_codes_portable(const std::uint8_t* codes, const CodeTable& table, double* to,
+                          std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) to[i] = table.value[codes[i]];
 }
 
 namespace {
@@ -56,11 +76,37 @@ void rows_times(const std::uint8_t* codes, std::int64_t cols, const double* tabl
 
 }  // namespace
 
-void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
-                      const double* table, const double* w, double* z) {
+void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
+                         const CodeTable& table, const double* w, double* z) {
+  const double* values = table.value.data();
   std::int64_t i = 0;
-  for (; i + kRows <= rows; i += kRows) rows_times<kRows>(codes + i * cols, cols, table, w, z + i);
-  for (; i < rows; ++i) rows_times<1>(codes + i * cols, cols, table, w, z + i);
+  for (; i + kRows <= rows; i += kRows) rows_times<kRows>(codes + i * cols, cols, values, w, z + i);
+  for (; i < rows; ++i) rows_times<1>(codes + i * cols, cols, values, w, z + i);
+}
+
+}  // namespace coded_rows_detail
+
+namespace {
+// The AVX-512 kernels when the processor has them and the table a formula.
+bool computed(const CodeTable& table) {
+  static const bool available = coded_rows_detail::avx512_kernels_available();
+  return available && table.has_formula();
+}
+}  // namespace
+
+void widen_codes(const std::uint8_t* codes, const CodeTable& table, double* to, std::int64_t n) {
+  if (computed(table))
+    coded_rows_detail::widen_codes_avx512(codes, table, to, n);
+  else
+    coded_rows_detail::widen_codes_portable(codes, table, to, n);
+}
+
+void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
+                      const CodeTable& table, const double* w, double* z) {
+  if (computed(table))
+    coded_rows_detail::rows_times_avx512(codes, rows, cols, table, w, z);
+  else
+    coded_rows_detail::rows_times_portable(codes, rows, cols, table, w, z);
 }
 
 }  // namespace dlsim::models

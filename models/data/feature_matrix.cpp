@@ -51,10 +51,10 @@ FeatureMatrix FeatureMatrix::of_codes(std::vector<std::uint8_t> bytes, Index row
   if (Index(bytes.size()) != rows * cols)
     throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(bytes.size()) +
                            " codes for " + std::to_string(rows) + " x " + std::to_string(cols));
-  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), table});
+  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), CodeTable(table)});
   FeatureMatrix m;
   m.values_ = holder->bytes.data();
-  m.table_ = holder->table.data();
+  m.table_ = &holder->table;
   m.rows_ = rows;
   m.cols_ = cols;
   m.keep_alive_ = std::move(holder);

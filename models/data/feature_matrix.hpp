@@ -110,7 +110,7 @@ class FeatureMatrix {
   auto middleRows(Index first, Index count) const { return view().middleRows(first, count); }
   /// Value (i, j) as a double, any storage.
   double operator()(Index i, Index j) const {
-    if (is_coded()) return table_[codes()[i * cols_ + j]];
+    if (is_coded()) return table_->value[codes()[i * cols_ + j]];
     return is_float32() ? double(view_float32()(i, j)) : view()(i, j);
   }
 
@@ -120,7 +120,7 @@ class FeatureMatrix {
     if (is_coded()) {
       out.resize(Index(rows.size()), cols_);
       for (std::size_t i = 0; i < rows.size(); ++i)
-        widen_codes(codes() + rows[i] * cols_, table_, out.data() + Index(i) * cols_, cols_);
+        widen_codes(codes() + rows[i] * cols_, *table_, out.data() + Index(i) * cols_, cols_);
       return;
     }
     if (!is_float32()) {
@@ -141,7 +141,7 @@ class FeatureMatrix {
              Eigen::VectorXd& z) const {
     if (is_coded() && count >= 2) {  // one row: Eigen takes a dot product, widened below
       z.resize(count);
-      coded_rows_times(codes() + first * cols_, count, cols_, table_, w.data(), z.data());
+      coded_rows_times(codes() + first * cols_, count, cols_, *table_, w.data(), z.data());
       return;
     }
     if (is_coded()) {
@@ -196,7 +196,7 @@ class FeatureMatrix {
   void decode_codes() {
     if (!is_coded()) return;
     Matrix values(rows_, cols_);
-    widen_codes(codes(), table_, values.data(), rows_ * cols_);
+    widen_codes(codes(), *table_, values.data(), rows_ * cols_);
     *this = std::move(values);
   }
 
@@ -222,7 +222,7 @@ class FeatureMatrix {
  private:
   struct Codes {  // what keep_alive_ holds for byte codes
     std::vector<std::uint8_t> bytes;
-    std::array<double, 256> table{};
+    CodeTable table;
   };
   const std::uint8_t* codes() const { return static_cast<const std::uint8_t*>(values_); }
   // The coded rows [first, first + count) widened into a per-thread scratch, as the
@@ -232,7 +232,7 @@ class FeatureMatrix {
   ViewRows widened_rows(Index first, Index count) const {
     static thread_local Matrix scratch;
     if (scratch.rows() < count || scratch.cols() != cols_) scratch.resize(count, cols_);
-    widen_codes(codes() + first * cols_, table_, scratch.data(), count * cols_);
+    widen_codes(codes() + first * cols_, *table_, scratch.data(), count * cols_);
     return View(scratch.data(), count, cols_).middleRows(0, count);
   }
   // Owned float32 storage: the rows x cols floats at `values`, kept alive by `holder`.
@@ -242,12 +242,12 @@ class FeatureMatrix {
   bool elsewhere() const { return view_ || is_float32() || is_coded(); }
 
   Storage storage_ = Storage::float64;
-  Matrix owned_;                   // owned float64 storage, unless elsewhere()
-  const void* values_ = nullptr;   // otherwise: rows_ x cols_ values of storage_ here,
-  Index rows_ = 0;                 // kept alive by keep_alive_ (a view's, or float32's
-  Index cols_ = 0;                 // own buffer)
-  bool view_ = false;              // values_ belong to someone else (view_of)
-  const double* table_ = nullptr;  // byte codes: values_ holds codes, value = table_[code]
+  Matrix owned_;                      // owned float64 storage, unless elsewhere()
+  const void* values_ = nullptr;      // otherwise: rows_ x cols_ values of storage_ here,
+  Index rows_ = 0;                    // kept alive by keep_alive_ (a view's, or float32's
+  Index cols_ = 0;                    // own buffer)
+  bool view_ = false;                 // values_ belong to someone else (view_of)
+  const CodeTable* table_ = nullptr;  // byte codes: values_ holds codes, value = table_[code]
   std::shared_ptr<const void> keep_alive_;
 };
 
