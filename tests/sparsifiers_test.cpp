@@ -146,6 +146,47 @@ TEST_CASE("top-k: the small-d radix selection agrees with a full sort, every k")
   }
 }
 
+TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a sort") {
+  // Both versions of the two vector steps (keys with the smallest and largest, and the
+  // boundary bin's keys kept in place), at lengths around the eight-key step, on inputs
+  // whose keys lie close together or far apart (zeros: the histograms are then cleared key
+  // by key); the histograms must be left all zero for the next call.
+  namespace detail = dlsim::models::top_k_detail;
+  std::vector<bool> versions{false};
+  if (detail::avx512_selection_available())
+    versions.push_back(true);
+  else
+    WARN("this processor has no AVX-512F: only the portable selection ran");
+  std::mt19937_64 rng(8);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (const bool vector : versions) {
+    std::vector<std::uint64_t> scratch;
+    std::vector<std::uint32_t> histogram;
+    for (const Eigen::Index d : {1, 7, 8, 9, 15, 16, 17, 100, 784, 785}) {
+      for (const bool zeros : {false, true}) {
+        Eigen::VectorXd v(d);
+        for (auto& x : v)
+          x = zeros && rng() % 3 == 0 ? 0.0 : normal(rng) * std::ldexp(1.0, int(rng() % 9));
+        std::vector<std::uint64_t> sorted(static_cast<std::size_t>(d));
+        for (Eigen::Index i = 0; i < d; ++i) sorted[std::size_t(i)] = magnitude_key(v(i));
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        for (const std::int64_t k : {std::int64_t(1), std::int64_t((d + 1) / 2), std::int64_t(d)}) {
+          INFO("AVX-512 " << vector << ", d = " << d << ", zeros " << zeros << ", k = " << k);
+          const auto [key, greater, equal] =
+              detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector);
+          const std::uint64_t expected = sorted[std::size_t(k - 1)];
+          CHECK(key == expected);
+          CHECK(greater == std::count_if(sorted.begin(), sorted.end(),
+                                         [&](std::uint64_t m) { return m > expected; }));
+          CHECK(equal == std::count(sorted.begin(), sorted.end(), expected));
+          CHECK(std::all_of(histogram.begin(), histogram.end(),
+                            [](std::uint32_t c) { return c == 0; }));
+        }
+      }
+    }
+  }
+}
+
 // encode_into picks the kept positions two ways: |x_i| >= t when every key equal to the
 // threshold is kept (the usual case), else key by key with the ties counted. Both against
 // a stable sort by key (ties: lower index first; NaNs have the largest keys), on inputs

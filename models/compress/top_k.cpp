@@ -13,6 +13,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
@@ -49,34 +52,151 @@ namespace {
 // each other (two histograms: 1.68 µs per message, four: 1.51, eight: 1.54). They are
 // all zero between calls: only the bins between the smallest and the largest key's are
 // cleared at the end, not all 4 · 4,096.
-KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
-                             std::vector<std::uint64_t>& scratch,
-                             std::vector<std::uint32_t>& histogram) {
-  constexpr int kShift = 51;  // keys < 2^63: 12 bits above bit 51
-  constexpr std::size_t kBins = std::size_t(1) << (63 - kShift);
-  scratch.resize(std::size_t(d));
-  std::uint64_t* keys = scratch.data();
-  constexpr int kWays = 4;
-  if (histogram.size() != kWays * kBins) histogram.assign(kWays * kBins, 0);  // else all zero
-  std::uint32_t* h = histogram.data();
+constexpr int kSmallShift = 51;  // keys < 2^63: pass 1 counts the 12 bits above bit 51
+constexpr std::size_t kSmallBins = std::size_t(1) << (63 - kSmallShift);
+constexpr int kWays = 4;  // interleaved histograms
+
+struct KeyRange {
   std::uint64_t largest = 0, smallest = ~std::uint64_t(0);
+};
+
+// Pass 1: keys[i] = the magnitude key of x[i], counted into the four histograms (position
+// i into histogram i mod 4).
+KeyRange count_keys_portable(const double* x, Eigen::Index d, std::uint64_t* keys,
+                             std::uint32_t* h) {
+  KeyRange r;
   Eigen::Index i = 0;
   for (; i + kWays <= d; i += kWays) {
     for (int w = 0; w < kWays; ++w) {
       const std::uint64_t a = magnitude_key(x[i + w]);
       keys[i + w] = a;
-      ++h[std::size_t(w) * kBins + (a >> kShift)];
-      largest = std::max(largest, a);
-      smallest = std::min(smallest, a);
+      ++h[std::size_t(w) * kSmallBins + (a >> kSmallShift)];
+      r.largest = std::max(r.largest, a);
+      r.smallest = std::min(r.smallest, a);
     }
   }
   for (; i < d; ++i) {
     const std::uint64_t a = magnitude_key(x[i]);
     keys[i] = a;
-    ++h[a >> kShift];
-    largest = std::max(largest, a);
-    smallest = std::min(smallest, a);
+    ++h[std::size_t(i % kWays) * kSmallBins + (a >> kSmallShift)];
+    r.largest = std::max(r.largest, a);
+    r.smallest = std::min(r.smallest, a);
   }
+  return r;
+}
+
+// Keeps the keys of pass 1's bin `bin`, in place, in order; returns how many.
+std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t bin) {
+  std::size_t n = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += (key >> kSmallShift) == bin ? 1 : 0;
+  }
+  return n;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// GCC 12 reports the undefined lanes some of its own AVX-512 intrinsics start from
+// (_mm512_max_epu64, _mm512_srli_epi64) as uninitialized.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// The same two steps with AVX-512: keys, smallest and largest eight at a time (the
+// histograms still count one key at a time, from the stored keys), and the boundary
+// bin's keys compressed to the front eight at a time (`keys` has room for d + 8).
+__attribute__((target("avx512f"))) KeyRange count_keys_avx512(const double* x, Eigen::Index d,
+                                                              std::uint64_t* keys,
+                                                              std::uint32_t* h) {
+  const __m512i magnitude = _mm512_set1_epi64(0x7fffffffffffffffLL);
+  __m512i largest = _mm512_setzero_si512(), smallest = _mm512_set1_epi64(-1);
+  Eigen::Index i = 0;
+  for (; i + 8 <= d; i += 8) {
+    const __m512i key = _mm512_and_si512(_mm512_loadu_si512(x + i), magnitude);
+    _mm512_storeu_si512(keys + i, key);
+    largest = _mm512_max_epu64(largest, key);
+    smallest = _mm512_min_epu64(smallest, key);
+  }
+  alignas(64) std::uint64_t lanes[2][8];
+  _mm512_store_si512(lanes[0], largest);
+  _mm512_store_si512(lanes[1], smallest);
+  KeyRange r;
+  for (int l = 0; l < 8; ++l) {
+    r.largest = std::max(r.largest, lanes[0][l]);
+    r.smallest = std::min(r.smallest, lanes[1][l]);
+  }
+  for (; i < d; ++i) {
+    keys[i] = magnitude_key(x[i]);
+    r.largest = std::max(r.largest, keys[i]);
+    r.smallest = std::min(r.smallest, keys[i]);
+  }
+  Eigen::Index j = 0;
+  for (; j + kWays <= d; j += kWays)
+    for (int w = 0; w < kWays; ++w) ++h[std::size_t(w) * kSmallBins + (keys[j + w] >> kSmallShift)];
+  for (; j < d; ++j) ++h[std::size_t(j % kWays) * kSmallBins + (keys[j] >> kSmallShift)];
+  return r;
+}
+
+__attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d,
+                                                               std::uint64_t bin) {
+  const __m512i wanted = _mm512_set1_epi64(std::int64_t(bin));
+  std::size_t n = 0;
+  Eigen::Index j = 0;
+  for (; j + 8 <= d; j += 8) {  // writes at n <= j: the eight read are in a register
+    const __m512i key = _mm512_loadu_si512(keys + j);
+    const __mmask8 in_bin = _mm512_cmpeq_epu64_mask(_mm512_srli_epi64(key, kSmallShift), wanted);
+    _mm512_storeu_si512(keys + n, _mm512_maskz_compress_epi64(in_bin, key));
+    n += std::size_t(std::popcount(unsigned(in_bin)));
+  }
+  for (; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += (key >> kSmallShift) == bin ? 1 : 0;
+  }
+  return n;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+bool has_avx512f() {
+  static const bool available = __builtin_cpu_supports("avx512f");
+  return available;
+}
+#else
+bool has_avx512f() {
+  return false;
+}
+KeyRange count_keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys, std::uint32_t* h) {
+  return count_keys_portable(x, d, keys, h);
+}
+std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t bin) {
+  return keep_bin_portable(keys, d, bin);
+}
+#endif
+
+}  // namespace
+
+namespace top_k_detail {
+
+bool avx512_selection_available() {
+  return has_avx512f();
+}
+
+KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
+                             std::vector<std::uint64_t>& scratch,
+                             std::vector<std::uint32_t>& histogram, bool vector) {
+  constexpr int kShift = kSmallShift;
+  constexpr std::size_t kBins = kSmallBins;
+  scratch.resize(std::size_t(d) + 8);
+  std::uint64_t* keys = scratch.data();
+  if (histogram.size() != kWays * kBins) histogram.assign(kWays * kBins, 0);  // else all zero
+  std::uint32_t* h = histogram.data();
+  const auto [largest, smallest] =
+      vector ? count_keys_avx512(x, d, keys, h) : count_keys_portable(x, d, keys, h);
   const auto count = [&](std::uint64_t b) {
     std::int64_t c = 0;
     for (int w = 0; w < kWays; ++w) c += h[std::size_t(w) * kBins + b];
@@ -86,14 +206,14 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   std::uint64_t bin = largest >> kShift;
   while (above + count(bin) < k) above += count(bin--);
   const std::size_t first = std::size_t(smallest >> kShift), last = std::size_t(largest >> kShift);
-  for (int w = 0; w < kWays; ++w)
-    std::fill(h + std::size_t(w) * kBins + first, h + std::size_t(w) * kBins + last + 1, 0u);
-  std::size_t n = 0;
-  for (Eigen::Index j = 0; j < d; ++j) {  // keep the boundary bin's keys, in place
-    const std::uint64_t key = keys[j];
-    keys[n] = key;
-    n += (key >> kShift) == bin ? 1 : 0;
+  if (last - first < std::size_t(d)) {
+    for (int w = 0; w < kWays; ++w)
+      std::fill(h + std::size_t(w) * kBins + first, h + std::size_t(w) * kBins + last + 1, 0u);
+  } else {  // keys far apart (zeros among them): clearing key by key touches fewer bins
+    for (Eigen::Index j = 0; j < d; ++j)
+      h[std::size_t(j % kWays) * kBins + (keys[j] >> kShift)] = 0;
   }
+  std::size_t n = vector ? keep_bin_avx512(keys, d, bin) : keep_bin_portable(keys, d, bin);
   int low = kShift;  // bits below `low` are not resolved yet
   std::uint32_t counts[256];
   while (n > 1 && low > 0) {
@@ -120,6 +240,10 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   // One key left, or n equal ones (every bit resolved): that is the k-th largest.
   return {keys[0], above, std::int64_t(n)};
 }
+
+}  // namespace top_k_detail
+
+namespace {
 
 // The positions i with |x_i| >= t (and NaN ones: their keys are the largest), ascending,
 // written to `at` (room for d + 3); returns their count. No branch per value: SSE2
@@ -174,7 +298,8 @@ KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
     return greater;
   };
   constexpr Eigen::Index kSmall = 1 << 16;
-  if (d <= kSmall) return kth_largest_key_small(x, d, k, scratch, histogram);
+  if (d <= kSmall)
+    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, has_avx512f());
   // Two interleaved histograms of the top 16 key bits (keys < 2^63: 65536 bins), so that
   // runs of equal bins do not serialize on one counter.
   constexpr int kShift = 47;
