@@ -187,6 +187,36 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
   }
 }
 
+TEST_CASE("top-k: kept positions with and without AVX-512 agree with a scalar scan") {
+  // NaNs (kept), infinities, zeros and values equal to the threshold, at lengths around
+  // both versions' steps; the scan is the definition: !(|x_i| < t).
+  namespace detail = dlsim::models::top_k_detail;
+  std::vector<bool> versions{false};
+  if (detail::avx512_selection_available()) versions.push_back(true);
+  std::mt19937_64 rng(9);
+  const double specials[] = {0.0,
+                             -0.0,
+                             0.5,
+                             -0.5,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()};
+  for (const bool vector : versions) {
+    for (const Eigen::Index d : {0, 1, 3, 4, 7, 8, 9, 16, 17, 784, 785}) {
+      std::vector<double> x(static_cast<std::size_t>(d));
+      for (auto& v : x) v = rng() % 2 ? specials[rng() % 7] : double(int(rng() % 5) - 2) * 0.25;
+      for (const double t : {0.0, 0.25, 0.5, 1.0}) {
+        INFO("AVX-512 " << vector << ", d = " << d << ", t = " << t);
+        std::vector<std::uint64_t> at(static_cast<std::size_t>(d) + 8), expected;
+        for (Eigen::Index i = 0; i < d; ++i)
+          if (!(std::fabs(x[std::size_t(i)]) < t)) expected.push_back(std::uint64_t(i));
+        const std::size_t n = detail::indices_at_least(x.data(), d, t, at.data(), vector);
+        CHECK(std::vector<std::uint64_t>(at.begin(), at.begin() + std::ptrdiff_t(n)) == expected);
+      }
+    }
+  }
+}
+
 // encode_into picks the kept positions two ways: |x_i| >= t when every key equal to the
 // threshold is kept (the usual case), else key by key with the ties counted. Both against
 // a stable sort by key (ties: lower index first; NaNs have the largest keys), on inputs

@@ -79,6 +79,10 @@ bool avx512_selection_available();
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
                              std::vector<std::uint32_t>& histogram, bool vector);
+/// The positions i with |x_i| >= t or x_i NaN, ascending, into `at` (room for d + 8);
+/// returns their count. SSE2 four at a time, or AVX-512 (`vector`) eight.
+std::size_t indices_at_least(const double* x, Eigen::Index d, double t, std::uint64_t* at,
+                             bool vector);
 }  // namespace top_k_detail
 
 class RandomKCompressor final : public Compressor {
