@@ -2,6 +2,9 @@
 // 12 then 8 bits at a time; above, a radix histogram on the top 16 bits of the key, then
 // nth_element inside the boundary bin), then one pass in index
 // order keeps every key > t and the first (k − #{key > t}) keys == t: lower index wins.
+// On processors with AVX-512F (checked at run time) the small-d select's key pass and
+// boundary-bin pass, and the kept positions' pass, go eight values at a time; the portable
+// versions stay for every other processor, and tests run both side by side.
 #include <algorithm>
 #include <array>
 #include <bit>
