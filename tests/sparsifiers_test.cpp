@@ -329,6 +329,39 @@ TEST_CASE("random-k: every index is kept with probability k/d; unbiased scaling 
   CHECK_FALSE(biased.unbiased());
 }
 
+TEST_CASE("top-k: decoding reads every field where it is, early and late in a message") {
+  // Messages written field by field with BitWriter (k indices of 3 bits, then k floats):
+  // the first fields are read from whole 8-byte words, the last few through BitReader.
+  // Each position in turn holds an index past d, which must be refused wherever it is.
+  constexpr Eigen::Index d = 6;
+  const std::vector<std::uint64_t> indices{5, 0, 3, 1, 4, 2};
+  const std::vector<float> values{1.5f, -2.25f, 3e-8f, -7e5f, 0.125f, 42.0f};
+  const auto message = [&](std::size_t bad) {
+    BitWriter out;
+    out.reset();
+    for (std::size_t j = 0; j < indices.size(); ++j) out.put(j == bad ? 7 : indices[j], 3);
+    for (const float v : values) out.put(std::bit_cast<std::uint32_t>(v), 32);
+    Encoded m;
+    m.dimension = d;
+    m.bits = out.bits();
+    out.finish_into(m.bytes);
+    return m;
+  };
+  TopKCompressor c({0, std::int64_t(indices.size())});
+  Eigen::VectorXd decoded;
+  c.decode(message(indices.size()), decoded);
+  Eigen::VectorXd expected(d);
+  for (std::size_t j = 0; j < indices.size(); ++j) expected(Eigen::Index(indices[j])) = values[j];
+  CHECK(bitwise_equal(decoded, expected));
+  for (std::size_t bad = 0; bad < indices.size(); ++bad) {
+    INFO("index past d at field " << bad);
+    CHECK_THROWS_WITH(c.decode(message(bad), decoded), Catch::Contains("index out of range"));
+    Eigen::VectorXd target = Eigen::VectorXd::Zero(d);
+    CHECK_THROWS_WITH(c.add_decoded(message(bad), 1.0, target),
+                      Catch::Contains("index out of range"));
+  }
+}
+
 TEST_CASE("top-k: add_decoded equals adding the decoded vector, bit for bit") {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> normal(0.0, 1.0);

@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -424,11 +425,33 @@ void TopKCompressor::for_each_kept(const Encoded& message, Kept&& kept) const {
   const Eigen::Index d = message.dimension;
   const std::int64_t k = kept_coordinates(options_, d);
   const int index_bits = ceil_log2(std::uint64_t(d));
-  // Two readers over the one message: the k indices, and the k values after them.
+  // Two positions in the one message: the k indices, and the k values after them. The
+  // size is checked: while an 8-byte word at the value's position lies in the message
+  // (the index's lies before it), each field is read from one unaligned load; the last
+  // few go through BitReader.
+  const std::byte* bytes = message.bytes.data();
+  const std::size_t size = message.bytes.size();
+  const std::uint64_t index_mask = index_bits <= 56 ? (std::uint64_t(1) << index_bits) - 1 : 0;
+  std::uint64_t index_at = 0, value_at = std::uint64_t(k) * std::uint64_t(index_bits);
+  const auto word_at = [&](std::uint64_t bit) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes + bit / 8, 8);
+    return word >> (bit % 8);
+  };
+  std::int64_t j = 0;
+  for (; j < k && index_bits <= 56 && value_at / 8 + 8 <= size; ++j) {
+    const std::uint64_t i = word_at(index_at) & index_mask;
+    const auto q = std::bit_cast<float>(std::uint32_t(word_at(value_at)));
+    index_at += std::uint64_t(index_bits);
+    value_at += 32;
+    if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
+    kept(Eigen::Index(i), double(q));
+  }
   BitReader indices(message.bytes, message.bits);
   BitReader values(message.bytes, message.bits);
-  values.skip(std::uint64_t(k) * std::uint64_t(index_bits));
-  for (std::int64_t j = 0; j < k; ++j) {
+  indices.skip(index_at);
+  values.skip(value_at);
+  for (; j < k; ++j) {
     const std::uint64_t i = indices.get(index_bits);
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
     kept(Eigen::Index(i), double(std::bit_cast<float>(std::uint32_t(values.get(32)))));
