@@ -7,7 +7,9 @@
 // alignment of the rows enters Eigen's order).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -167,7 +169,10 @@ TEST_CASE("coded storage: the AVX-512 kernels give the portable kernels' bits") 
         detail::widen_codes_avx512(codes.data() + start, table, computed.data(), n);
         for (Index i = 0; i < n; ++i)
           looked_up[std::size_t(i)] = values[codes[std::size_t(start + i)]];
-        CHECK(std::memcmp(computed.data(), looked_up.data(), sizeof(double) * std::size_t(n)) == 0);
+        CHECK(
+            std::equal(computed.begin(), computed.end(), looked_up.begin(), [](double a, double b) {
+              return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+            }));
       }
     }
     // Products against Eigen's on the widened values, across the 16-column step and the
