@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "models/cpu/avx512.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/logistic.hpp"
 #include "models/objectives/mlp.hpp"
@@ -210,7 +211,7 @@ void BM_CodedRowsTimes(benchmark::State& state) {
   namespace detail = dlsim::models::coded_rows_detail;
   constexpr Index kEvalRows = 70000;
   const bool avx512 = state.range(0) == 1;
-  if (avx512 && !detail::avx512_kernels_available()) {
+  if (avx512 && !dlsim::models::avx512_available()) {
     state.SkipWithError("no AVX-512 (F and BW) on this processor");
     return;
   }

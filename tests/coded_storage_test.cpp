@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/cpu/avx512.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
@@ -152,7 +153,7 @@ TEST_CASE("coded storage: a code table has a formula exactly when it reproduces 
 
 TEST_CASE("coded storage: the AVX-512 kernels give the portable kernels' bits") {
   namespace detail = dlsim::models::coded_rows_detail;
-  if (!detail::avx512_kernels_available()) {
+  if (!dlsim::models::avx512_available()) {
     WARN("this processor has no AVX-512 (F and BW): only the portable kernels ran");
     return;
   }

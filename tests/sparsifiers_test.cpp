@@ -15,6 +15,7 @@
 #include "compress_helpers.hpp"
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
+#include "models/cpu/avx512.hpp"
 
 using namespace dlsim::models;
 using dlsim::test::awkward_vectors;
@@ -153,10 +154,10 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
   // by key); the histograms must be left all zero for the next call.
   namespace detail = dlsim::models::top_k_detail;
   std::vector<bool> versions{false};
-  if (detail::avx512_selection_available())
+  if (dlsim::models::avx512_available())
     versions.push_back(true);
   else
-    WARN("this processor has no AVX-512F: only the portable selection ran");
+    WARN("this processor has no AVX-512 (F and BW): only the portable selection ran");
   std::mt19937_64 rng(8);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (const bool vector : versions) {
@@ -192,7 +193,7 @@ TEST_CASE("top-k: kept positions with and without AVX-512 agree with a scalar sc
   // both versions' steps; the scan is the definition: !(|x_i| < t).
   namespace detail = dlsim::models::top_k_detail;
   std::vector<bool> versions{false};
-  if (detail::avx512_selection_available()) versions.push_back(true);
+  if (dlsim::models::avx512_available()) versions.push_back(true);
   std::mt19937_64 rng(9);
   const double specials[] = {0.0,
                              -0.0,

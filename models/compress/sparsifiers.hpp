@@ -73,9 +73,8 @@ KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
                        std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram);
 
 /// kth_largest_key's path for d <= 65,536, with (`vector`) or without its AVX-512 steps
-/// (`vector` requires avx512_selection_available()): for tests.
+/// (`vector` requires avx512_available(), models/cpu/avx512.hpp): for tests.
 namespace top_k_detail {
-bool avx512_selection_available();
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
                              std::vector<std::uint32_t>& histogram, bool vector);

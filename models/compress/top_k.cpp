@@ -2,14 +2,13 @@
 // 12 then 8 bits at a time; above, a radix histogram on the top 16 bits of the key, then
 // nth_element inside the boundary bin), then one pass in index
 // order keeps every key > t and the first (k − #{key > t}) keys == t: lower index wins.
-// On processors with AVX-512F (checked at run time) the small-d select's key pass and
-// boundary-bin pass, and the kept positions' pass, go eight values at a time; the portable
+// On processors with AVX-512 (models/cpu/avx512.hpp, checked at run time) the small-d select's key
+// pass and boundary-bin pass, and the kept positions' pass, go eight values at a time; the portable
 // versions stay for every other processor, and tests run both side by side.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -23,6 +22,7 @@
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
+#include "models/cpu/avx512.hpp"
 
 namespace dlsim::models {
 
@@ -167,14 +167,7 @@ __attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* ke
 #pragma GCC diagnostic pop
 #endif
 
-bool has_avx512f() {
-  static const bool available = __builtin_cpu_supports("avx512f");
-  return available;
-}
 #else
-bool has_avx512f() {
-  return false;
-}
 KeyRange count_keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys, std::uint32_t* h) {
   return count_keys_portable(x, d, keys, h);
 }
@@ -186,10 +179,6 @@ std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t b
 }  // namespace
 
 namespace top_k_detail {
-
-bool avx512_selection_available() {
-  return has_avx512f();
-}
 
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
@@ -334,7 +323,7 @@ KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
   };
   constexpr Eigen::Index kSmall = 1 << 16;
   if (d <= kSmall)
-    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, has_avx512f());
+    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, avx512_available());
   // Two interleaved histograms of the top 16 key bits (keys < 2^63: 65536 bins), so that
   // runs of equal bins do not serialize on one counter.
   constexpr int kShift = 47;
@@ -397,7 +386,7 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
     // Every key equal to t is kept (the usual case: t is unique): key >= t, i.e.
     // |x_i| >= t as doubles, NaNs included as their keys are.
     kept = top_k_detail::indices_at_least(x, d, std::bit_cast<double>(threshold), kept_at,
-                                          has_avx512f());
+                                          avx512_available());
   } else {
     for (Eigen::Index i = 0; i < d; ++i) {
       const std::uint64_t key = magnitude_key(x[i]);
@@ -426,32 +415,20 @@ void TopKCompressor::for_each_kept(const Encoded& message, Kept&& kept) const {
   const Eigen::Index d = message.dimension;
   const std::int64_t k = kept_coordinates(options_, d);
   const int index_bits = ceil_log2(std::uint64_t(d));
-  // Two positions in the one message: the k indices, and the k values after them. The
-  // size is checked: while an 8-byte word at the value's position lies in the message
-  // (the index's lies before it), each field is read from one unaligned load; the last
-  // few go through BitReader.
-  const std::byte* bytes = message.bytes.data();
-  const std::size_t size = message.bytes.size();
-  const std::uint64_t index_mask = index_bits <= 56 ? (std::uint64_t(1) << index_bits) - 1 : 0;
-  std::uint64_t index_at = 0, value_at = std::uint64_t(k) * std::uint64_t(index_bits);
-  const auto word_at = [&](std::uint64_t bit) {
-    std::uint64_t word;
-    std::memcpy(&word, bytes + bit / 8, 8);
-    return word >> (bit % 8);
-  };
+  // Two readers over the one message: the k indices, and the k values after them. The
+  // size is checked, so every field lies in the message: while the value's 8-byte word
+  // fits (the index's lies before it), both are read from one load each without checks;
+  // the last few through get().
+  BitReader indices(message.bytes, message.bits);
+  BitReader values(message.bytes, message.bits);
+  values.skip(std::uint64_t(k) * std::uint64_t(index_bits));
   std::int64_t j = 0;
-  for (; j < k && index_bits <= 56 && value_at / 8 + 8 <= size; ++j) {
-    const std::uint64_t i = word_at(index_at) & index_mask;
-    const auto q = std::bit_cast<float>(std::uint32_t(word_at(value_at)));
-    index_at += std::uint64_t(index_bits);
-    value_at += 32;
+  for (; j < k && index_bits <= 56 && values.word_fits(); ++j) {
+    const std::uint64_t i = indices.get_in_word(index_bits);
+    const auto q = std::bit_cast<float>(std::uint32_t(values.get_in_word(32)));
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
     kept(Eigen::Index(i), double(q));
   }
-  BitReader indices(message.bytes, message.bits);
-  BitReader values(message.bytes, message.bits);
-  indices.skip(index_at);
-  values.skip(value_at);
   for (; j < k; ++j) {
     const std::uint64_t i = indices.get(index_bits);
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");

@@ -3,6 +3,8 @@
 // elsewhere), and the choice between them and the AVX-512 ones (coded_rows_avx512.cpp).
 #include "models/data/coded_rows.hpp"
 
+#include "models/cpu/avx512.hpp"
+
 #include <bit>
 #include <cmath>
 
@@ -88,14 +90,13 @@ void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int6
 
 namespace {
 // The AVX-512 kernels when the processor has them and the table a formula.
-bool computed(const CodeTable& table) {
-  static const bool available = coded_rows_detail::avx512_kernels_available();
-  return available && table.has_formula();
+bool computes_values(const CodeTable& table) {
+  return table.has_formula() && avx512_available();
 }
 }  // namespace
 
 void widen_codes(const std::uint8_t* codes, const CodeTable& table, double* to, std::int64_t n) {
-  if (computed(table))
+  if (computes_values(table))
     coded_rows_detail::widen_codes_avx512(codes, table, to, n);
   else
     coded_rows_detail::widen_codes_portable(codes, table, to, n);
@@ -103,7 +104,7 @@ void widen_codes(const std::uint8_t* codes, const CodeTable& table, double* to, 
 
 void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                       const CodeTable& table, const double* w, double* z) {
-  if (computed(table))
+  if (computes_values(table))
     coded_rows_detail::rows_times_avx512(codes, rows, cols, table, w, z);
   else
     coded_rows_detail::rows_times_portable(codes, rows, cols, table, w, z);

@@ -44,9 +44,9 @@ void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t
                       const CodeTable& table, const double* w, double* z);
 
 /// The two implementations by name, for tests and benchmarks (the functions above pick
-/// one). The AVX-512 ones require avx512_kernels_available() and table.has_formula().
+/// one). The AVX-512 ones require avx512_available() (models/cpu/avx512.hpp) and
+/// table.has_formula().
 namespace coded_rows_detail {
-bool avx512_kernels_available();
 void widen_codes_portable(const std::uint8_t* codes, const CodeTable& table, double* to,
                           std::int64_t n);
 void widen_codes_avx512(const std::uint8_t* codes, const CodeTable& table, double* to,

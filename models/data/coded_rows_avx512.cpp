@@ -25,10 +25,6 @@
 
 namespace dlsim::models::coded_rows_detail {
 
-bool avx512_kernels_available() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-}
-
 namespace {
 
 constexpr long long kTwo52Bits = 0x4330000000000000;  // the bits of the double 2^52
@@ -131,9 +127,6 @@ DLSIM_AVX512 void rows_times_avx512(const std::uint8_t* codes, std::int64_t rows
 
 namespace dlsim::models::coded_rows_detail {
 
-bool avx512_kernels_available() {
-  return false;
-}
 void widen_codes_avx512(const std::uint8_t* codes, const CodeTable& table, double* to,
                         std::int64_t n) {
   widen_codes_portable(codes, table, to, n);

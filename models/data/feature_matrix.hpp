@@ -242,13 +242,12 @@ class FeatureMatrix {
   bool elsewhere() const { return view_ || is_float32() || is_coded(); }
 
   Storage storage_ = Storage::float64;
-  Matrix owned_;                  // owned float64 storage, unless elsewhere()
-  const void* values_ = nullptr;  // otherwise: rows_ x cols_ values of storage_ here,
-  Index rows_ = 0;                // kept alive by keep_alive_ (a view's, or float32's
-  Index cols_ = 0;                // own buffer)
-  bool view_ = false;             // values_ belong to someone else (view_of)
-  const CodeTable* table_ =
-      nullptr;  // byte codes: values_ holds codes, value = table_->value[code]
+  Matrix owned_;                      // owned float64 storage, unless elsewhere()
+  const void* values_ = nullptr;      // otherwise: rows_ x cols_ values of storage_ here,
+  Index rows_ = 0;                    // kept alive by keep_alive_ (a view's, or float32's
+  Index cols_ = 0;                    // own buffer)
+  bool view_ = false;                 // values_ belong to someone else (view_of)
+  const CodeTable* table_ = nullptr;  // byte codes: value = table_->value[code]
   std::shared_ptr<const void> keep_alive_;
 };
 
