@@ -277,3 +277,23 @@ TEST_CASE("sorted: stable sort by label, contiguous iid-sized shards, no randomn
   CHECK(shards[1] == std::vector<Index>{2, 5});
   CHECK(shards[2] == std::vector<Index>{0, 4});
 }
+
+TEST_CASE("BatchSampler: upcoming() is the next batch, or nothing before a reshuffle") {
+  // 10 rows, batch 4: the third call of a pass reshuffles, which upcoming() cannot foresee.
+  const std::vector<Index> shard = shard_of(0, 10);
+  for (const Index batch : {Index(1), Index(3), Index(4), Index(10)}) {
+    INFO("batch " << batch);
+    BatchSampler sampler(shard, batch, std::mt19937_64(11));
+    const Index per_pass = 10 / batch;
+    for (int i = 0; i < 25; ++i) {
+      const std::vector<Index> ahead(sampler.upcoming().begin(), sampler.upcoming().end());
+      const auto b = sampler.next();
+      const bool reshuffles = i % per_pass == 0 && i > 0;  // the pass's first call after one
+      if (reshuffles) {
+        CHECK(ahead.empty());
+      } else {
+        CHECK(ahead == std::vector<Index>(b.begin(), b.end()));
+      }
+    }
+  }
+}

@@ -26,6 +26,7 @@
 
 #include <Eigen/Dense>
 
+#include "models/cpu/prefetch.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/data/float_rows.hpp"
 
@@ -112,6 +113,13 @@ class FeatureMatrix {
   double operator()(Index i, Index j) const {
     if (is_coded()) return table_->value[codes()[i * cols_ + j]];
     return is_float32() ? double(view_float32()(i, j)) : view()(i, j);
+  }
+
+  /// Asks the caches for the rows `rows`, as gather() will read them.
+  void prefetch_rows(std::span<const Index> rows) const {
+    const Index row_bytes = cols() * value_bytes();
+    const auto* first = static_cast<const char*>(storage_data());
+    for (const Index r : rows) prefetch_bytes(first + r * row_bytes, std::size_t(row_bytes));
   }
 
   /// The rows `rows`, in that order, as doubles into `out` (its storage is reused between

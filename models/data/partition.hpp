@@ -51,6 +51,11 @@ class BatchSampler {
   BatchSampler(std::vector<Index> shard, Index batch, std::mt19937_64 rng);
   /// The next batch's row indices; valid until the next call.
   std::span<const Index> next();
+  /// The rows next() returns next, or none when next() reshuffles first (to prefetch).
+  std::span<const Index> upcoming() const {
+    if (cursor_ + batch_ > Index(order_.size())) return {};
+    return {order_.data() + cursor_, std::size_t(batch_)};
+  }
   Index batch_size() const { return batch_; }
 
  private:

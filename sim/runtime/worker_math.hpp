@@ -67,6 +67,7 @@ class WorkerMath {
   models::Compressor& stream_compressor(int stream);
   Payload encode_here(const models::Vector& v, models::Index dimension, int stream);
   Payload encode_fp32_here(const models::Vector& v, models::Index dimension);
+  void prefetch_upcoming_batch() const;
 
   Training& t_;
   int id_;
