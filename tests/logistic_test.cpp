@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "models/objectives/logistic.hpp"
 #include "objective_helpers.hpp"
@@ -64,6 +66,48 @@ TEST_CASE("logistic: gradient matches central finite differences") {
       f.gradient(w, data, rows, grad);
       CHECK(relative_error(grad, numeric_gradient(f, w, subset(data, rows))) < 1e-6);
     }
+}
+
+TEST_CASE("logistic: a one-row gradient has the general formula's bits") {
+  // The general path, as Logistic::gradient computes a batch: Eigen's products on the
+  // gathered rows (x row-major, like FeatureMatrix), then the scaling and λ2 w_f.
+  const auto general = [](const Logistic& f, const Vector& w, const Dataset& data, Index row,
+                          bool bias, double l2) {
+    const Index d = data.feature_count();
+    const Matrix x = data.features.view().middleRows(row, 1);
+    const Vector y = data.labels.segment(row, 1);
+    Vector z;
+    z.noalias() = x * w.head(d);
+    if (bias) z.array() += w(d);
+    z = (-y.array() / (1.0 + (y.array() * z.array()).exp())).matrix();
+    Vector g(f.dimension());
+    auto gf = g.head(d);
+    gf.noalias() = x.transpose() * z;
+    gf *= 1.0;
+    if (l2 != 0) gf += l2 * w.head(d);
+    if (bias) g(d) = z.sum() * 1.0;
+    return g;
+  };
+  Dataset data = binary_data(40, 13, 5);
+  // Zero features: x_j·u is −0 when u < 0, which the general path's +0 + x_j·u turns into +0.
+  for (Index i = 0; i < data.size(); ++i)
+    for (Index k = 0; k < data.feature_count(); k += 3) data.features.owned()(i, k) = 0.0;
+  int telling_rows = 0;  // rows whose x_j·u = −0 shows in the gradient (y = +1: u < 0; no λ2)
+  for (const bool bias : {true, false})
+    for (const double l2 : {0.0, 0.3}) {
+      INFO("bias " << bias << " l2 " << l2);
+      const Logistic f(13, {.l2 = l2, .l1 = 0.0}, bias, {});
+      const Vector w = random_vector(f.dimension(), 6);
+      for (Index row = 0; row < data.size(); ++row) {
+        Vector grad;
+        f.gradient(w, data, std::vector<Index>{row}, grad);
+        const Vector expected = general(f, w, data, row, bias, l2);
+        REQUIRE(grad.size() == expected.size());
+        CHECK(std::memcmp(grad.data(), expected.data(), sizeof(double) * grad.size()) == 0);
+        telling_rows += l2 == 0 && data.labels(row) > 0 ? 1 : 0;
+      }
+    }
+  CHECK(telling_rows > 0);
 }
 
 TEST_CASE("logistic: loss by hand and the unregularized bias") {

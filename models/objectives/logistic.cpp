@@ -72,9 +72,21 @@ void Logistic::gradient(const Vector& w, const Dataset& data, std::span<const In
 
   grad.resize(dimension());
   auto gf = grad.head(features_);
-  gf.noalias() = s.x.transpose() * s.z;
-  gf *= inv_b;
-  if (reg_.l2 != 0) gf += reg_.l2 * wf;
+  if (rows.size() == 1) {
+    // One row: A_Bᵀu is the row times u, in one pass with the scaling and λ2 w_f instead of
+    // three. Eigen's matrix-vector product adds each x_j·u to +0, which turns a −0 into
+    // +0: kept, so the sums are the general path's bit for bit (tests/logistic_test.cpp).
+    const auto scaled = (0.0 + s.x.row(0).transpose().array() * s.z(0)) * inv_b;
+    if (reg_.l2 != 0) {
+      gf = (scaled + reg_.l2 * wf.array()).matrix();
+    } else {
+      gf = scaled.matrix();
+    }
+  } else {
+    gf.noalias() = s.x.transpose() * s.z;
+    gf *= inv_b;
+    if (reg_.l2 != 0) gf += reg_.l2 * wf;
+  }
   if (bias_) grad(features_) = s.z.sum() * inv_b;
 }
 
