@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/cpu/avx512.hpp"
+#include "models/data/byte_buffer.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
@@ -27,6 +28,7 @@
 #include "models/objectives/softmax.hpp"
 #include "objective_helpers.hpp"
 
+using dlsim::models::ByteBuffer;
 using dlsim::models::CodeTable;
 using dlsim::models::Dataset;
 using dlsim::models::FeatureMatrix;
@@ -87,7 +89,8 @@ Twin twin(Index rows, Index cols, int classes, std::mt19937_64& rng, Table kind 
   for (Index i = 0; i < rows * cols; ++i) values.data()[i] = table[codes[std::size_t(i)]];
   Twin t;
   t.plain.features = values;
-  t.coded.features = FeatureMatrix::of_codes(std::move(codes), rows, cols, table);
+  t.coded.features =
+      FeatureMatrix::of_codes(ByteBuffer(codes.begin(), codes.end()), rows, cols, table);
   t.plain.labels.resize(rows);
   for (Index i = 0; i < rows; ++i) t.plain.labels(i) = double(rng() % unsigned(classes));
   t.coded.labels = t.plain.labels;
@@ -277,13 +280,33 @@ TEST_CASE("coded storage: reads, widening to plain storage, and what it refuses"
   CHECK(calls == 1);
   CHECK_THROWS_AS(coded.view(), std::logic_error);
   CHECK_THROWS_AS(t.coded.features.owned(), std::logic_error);
-  CHECK_THROWS_AS(FeatureMatrix::of_codes(std::vector<std::uint8_t>(3), 2, 2, {}),
-                  std::logic_error);
+  CHECK_THROWS_AS(FeatureMatrix::of_codes(ByteBuffer(3), 2, 2, {}), std::logic_error);
+  CHECK_THROWS_AS(FeatureMatrix::of_codes(ByteBuffer(3), 1, 1, {}, 4), std::logic_error);
 
   t.coded.features.decode_codes();
   CHECK_FALSE(t.coded.features.is_coded());
   CHECK(t.coded.features.value_bytes() == 8);
   CHECK(t.coded.features.view() == t.plain.features.view());
+}
+
+TEST_CASE("coded storage: codes after a header are read in place") {
+  std::mt19937_64 rng(25);
+  const auto table = spread_table(rng);
+  const auto codes = random_codes(6 * 4, rng);
+  ByteBuffer file(7, 0xff);  // a 7-byte header, then the codes
+  file.insert(file.end(), codes.begin(), codes.end());
+  const FeatureMatrix m = FeatureMatrix::of_codes(std::move(file), 6, 4, table, 7);
+  for (Index i = 0; i < 6; ++i)
+    for (Index j = 0; j < 4; ++j) CHECK(m(i, j) == table[codes[std::size_t(i * 4 + j)]]);
+}
+
+TEST_CASE("byte buffer: values given are kept, through growth") {
+  ByteBuffer b(100, 7);
+  CHECK(std::count(b.begin(), b.end(), 7) == 100);
+  b.insert(b.end(), {1, 2, 3});
+  b.resize(1 << 20);  // a new block: the bytes move over
+  CHECK(std::count(b.begin(), b.begin() + 100, 7) == 100);
+  CHECK((b[100] == 1 && b[101] == 2 && b[102] == 3));
 }
 
 TEST_CASE("coded storage: a convolutional network reads the same doubles, to the last bit") {

@@ -15,6 +15,7 @@
 #include <new>
 #include <vector>
 
+#include "models/data/byte_buffer.hpp"
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
@@ -22,7 +23,7 @@ namespace dlsim::models {
 namespace {
 
 // The whole file.
-std::vector<unsigned char> read_file(const std::string& path) {
+ByteBuffer read_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw DataError(path,
@@ -30,14 +31,14 @@ std::vector<unsigned char> read_file(const std::string& path) {
                     "dataset-fashion-mnist or set data.path)");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw DataError(path, "cannot open file");
-  std::vector<unsigned char> bytes(std::size_t(in.tellg()));
+  ByteBuffer bytes(std::size_t(in.tellg()));
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
     throw DataError(path, "cannot read file");
   return bytes;
 }
 
-bool gzip_member_at(const std::vector<unsigned char>& b, std::size_t at) {
+bool gzip_member_at(const ByteBuffer& b, std::size_t at) {
   return b.size() - at >= 2 && b[at] == 0x1f && b[at + 1] == 0x8b;
 }
 
@@ -47,8 +48,8 @@ bool gzip_member_at(const std::vector<unsigned char>& b, std::size_t at) {
 // gzread ignores them). A member's size is not known before it is decompressed: the
 // output starts at the size the file's last four bytes declare (ISIZE, RFC 1952: the
 // last member's size mod 2^32) and doubles whenever it is too small.
-std::vector<unsigned char> read_gzip(const std::string& path) {
-  std::vector<unsigned char> in = read_file(path);
+ByteBuffer read_gzip(const std::string& path) {
+  ByteBuffer in = read_file(path);
   if (!gzip_member_at(in, 0)) return in;
   const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
       libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
@@ -56,7 +57,7 @@ std::vector<unsigned char> read_gzip(const std::string& path) {
   std::size_t declared = 0;
   for (std::size_t i = 0; i < 4 && in.size() >= 4; ++i)
     declared |= std::size_t(in[in.size() - 4 + i]) << (8 * i);
-  std::vector<unsigned char> out(std::max<std::size_t>(declared, 1 << 16));
+  ByteBuffer out(std::max<std::size_t>(declared, 1 << 16));
   std::size_t read = 0, written = 0;
   while (gzip_member_at(in, read)) {
     std::size_t used = 0, got = 0;
@@ -76,13 +77,13 @@ std::vector<unsigned char> read_gzip(const std::string& path) {
   return out;
 }
 
-std::uint32_t big_endian(const std::vector<unsigned char>& b, std::size_t at) {
+std::uint32_t big_endian(const ByteBuffer& b, std::size_t at) {
   return std::uint32_t(b[at]) << 24 | std::uint32_t(b[at + 1]) << 16 |
          std::uint32_t(b[at + 2]) << 8 | std::uint32_t(b[at + 3]);
 }
 
 // The header's dimensions after checking magic and length.
-std::vector<std::uint32_t> idx_dims(const std::vector<unsigned char>& b, const std::string& path,
+std::vector<std::uint32_t> idx_dims(const ByteBuffer& b, const std::string& path,
                                     std::uint32_t magic, std::size_t dims) {
   const std::size_t header = 4 * (1 + dims);
   if (b.size() < header) throw DataError(path, "truncated IDX header");
@@ -114,15 +115,14 @@ std::vector<std::uint32_t> idx_dims(const std::vector<unsigned char>& b, const s
 // (FeatureMatrix::of_codes, the same values); for float32 storage that double rounded to
 // a float (FeatureMatrix::to_float32's value, from a table of the 256). Neither makes a
 // float64 copy.
-FeatureMatrix pixel_features(std::vector<unsigned char> file, Index n, Index pixels,
-                             Storage storage, bool byte_codes) {
+FeatureMatrix pixel_features(ByteBuffer file, Index n, Index pixels, Storage storage,
+                             bool byte_codes) {
   constexpr std::size_t kHeader = 16;
   const unsigned char* bytes = file.data() + kHeader;
   if (storage == Storage::float64 && byte_codes) {
     std::array<double, 256> value{};
     for (std::size_t b = 0; b < value.size(); ++b) value[b] = double(b) / 255.0;
-    file.erase(file.begin(), file.begin() + kHeader);
-    return FeatureMatrix::of_codes(std::move(file), n, pixels, value);
+    return FeatureMatrix::of_codes(std::move(file), n, pixels, value, kHeader);
   }
   using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Eigen::Map<const Bytes> p(bytes, n, pixels);

@@ -46,14 +46,15 @@ FeatureMatrix FeatureMatrix::of_floats(MatrixF values) {
   return owned_float32(at, rows, cols, std::move(holder));
 }
 
-FeatureMatrix FeatureMatrix::of_codes(std::vector<std::uint8_t> bytes, Index rows, Index cols,
-                                      const std::array<double, 256>& table) {
-  if (Index(bytes.size()) != rows * cols)
-    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(bytes.size()) +
-                           " codes for " + std::to_string(rows) + " x " + std::to_string(cols));
+FeatureMatrix FeatureMatrix::of_codes(ByteBuffer bytes, Index rows, Index cols,
+                                      const std::array<double, 256>& table, std::size_t first) {
+  const std::size_t codes = bytes.size() >= first ? bytes.size() - first : 0;
+  if (bytes.size() < first || Index(codes) != rows * cols)
+    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(codes) + " codes for " +
+                           std::to_string(rows) + " x " + std::to_string(cols));
   auto holder = std::make_shared<Codes>(Codes{std::move(bytes), CodeTable(table)});
   FeatureMatrix m;
-  m.values_ = holder->bytes.data();
+  m.values_ = holder->bytes.data() + first;
   m.table_ = &holder->table;
   m.rows_ = rows;
   m.cols_ = cols;

@@ -27,6 +27,7 @@
 #include <Eigen/Dense>
 
 #include "models/cpu/prefetch.hpp"
+#include "models/data/byte_buffer.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/data/float_rows.hpp"
 
@@ -75,12 +76,12 @@ class FeatureMatrix {
     return m;
   }
 
-  /// Owned byte-coded float64 storage: rows x cols codes, value = table[code]
-  /// (coded_rows.hpp). Lossless for data of at most 256 values (8-bit pixels), an eighth
-  /// of the memory, and read through gather(), times() and for_row_blocks() with plain
-  /// float64 storage's results bit for bit.
-  static FeatureMatrix of_codes(std::vector<std::uint8_t> bytes, Index rows, Index cols,
-                                const std::array<double, 256>& table);
+  /// Owned byte-coded float64 storage: rows x cols codes from bytes[first], value =
+  /// table[code] (coded_rows.hpp). Lossless for data of at most 256 values (8-bit pixels),
+  /// an eighth of the memory, and read through gather(), times() and for_row_blocks() with
+  /// plain float64 storage's results bit for bit. `first` skips a file's header in place.
+  static FeatureMatrix of_codes(ByteBuffer bytes, Index rows, Index cols,
+                                const std::array<double, 256>& table, std::size_t first = 0);
 
   bool is_float32() const { return storage_ == Storage::float32; }
   bool is_coded() const { return table_ != nullptr; }
@@ -229,7 +230,7 @@ class FeatureMatrix {
 
  private:
   struct Codes {  // what keep_alive_ holds for byte codes
-    std::vector<std::uint8_t> bytes;
+    ByteBuffer bytes;
     CodeTable table;
   };
   const std::uint8_t* codes() const { return static_cast<const std::uint8_t*>(values_); }
