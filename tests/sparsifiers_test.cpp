@@ -147,11 +147,18 @@ TEST_CASE("top-k: the small-d radix selection agrees with a full sort, every k")
   }
 }
 
+namespace {
+enum class Input { spread, zeros, ties, narrow, far };
+}  // namespace
+
 TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a sort") {
-  // Both versions of the two vector steps (keys with the smallest and largest, and the
-  // boundary bin's keys kept in place), at lengths around the eight-key step, on inputs
-  // whose keys lie close together or far apart (zeros: the histograms are then cleared key
-  // by key); the histograms must be left all zero for the next call.
+  // Both versions of the vector steps (keys with the largest and smallest non-zero, the
+  // boundary bin's keys kept in place, their ranking), at lengths around the eight-key
+  // step, on inputs that take every path: keys close together, zeros among them (the
+  // histograms are then cleared key by key), ties and one narrow bin (more than 64 keys in
+  // the boundary bin: narrowed 8 bits at a time first), and keys beyond the window (half of
+  // them 2^-600 times smaller: ranks among those come from bin 0). The histograms must be
+  // left all zero for the next call.
   namespace detail = dlsim::models::top_k_detail;
   std::vector<bool> versions{false};
   if (dlsim::models::avx512_available())
@@ -164,15 +171,38 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
     std::vector<std::uint64_t> scratch;
     std::vector<std::uint32_t> histogram;
     for (const Eigen::Index d : {1, 7, 8, 9, 15, 16, 17, 100, 784, 785}) {
-      for (const bool zeros : {false, true}) {
+      for (const Input input :
+           {Input::spread, Input::zeros, Input::ties, Input::narrow, Input::far}) {
         Eigen::VectorXd v(d);
-        for (auto& x : v)
-          x = zeros && rng() % 3 == 0 ? 0.0 : normal(rng) * std::ldexp(1.0, int(rng() % 9));
+        for (auto& x : v) {
+          const double spread = normal(rng) * std::ldexp(1.0, int(rng() % 9));
+          switch (input) {
+            case Input::spread:
+              x = spread;
+              break;
+            case Input::zeros:
+              x = rng() % 3 == 0 ? 0.0 : spread;
+              break;
+            case Input::ties:
+              x = rng() % 2 ? 0.25 : -0.5;
+              break;
+            case Input::narrow:
+              x = 1.0 + 0.1 * std::abs(normal(rng)) / 8;
+              break;
+            case Input::far: {  // the window's lowest bin and below it
+              const double bottom = std::ldexp(1.125 + 0.06 * double(rng() % 1000) / 1000, -44);
+              x = rng() % 3 == 0 ? spread : rng() % 2 ? bottom : std::ldexp(spread, -600);
+              break;
+            }
+          }
+        }
+        // The largest is 2^20: the window's lowest bin holds 2^-44 · [1.125, 1.1875).
+        if (input == Input::far) v(0) = std::ldexp(1.0, 20);
         std::vector<std::uint64_t> sorted(static_cast<std::size_t>(d));
         for (Eigen::Index i = 0; i < d; ++i) sorted[std::size_t(i)] = magnitude_key(v(i));
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
         for (const std::int64_t k : {std::int64_t(1), std::int64_t((d + 1) / 2), std::int64_t(d)}) {
-          INFO("AVX-512 " << vector << ", d = " << d << ", zeros " << zeros << ", k = " << k);
+          INFO("AVX-512 " << vector << ", d = " << d << ", input " << int(input) << ", k = " << k);
           const auto [key, greater, equal] =
               detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector);
           const std::uint64_t expected = sorted[std::size_t(k - 1)];

@@ -1,10 +1,11 @@
-// top-k by selection: the k-th largest magnitude key t (for d <= 65,536 a radix select of
-// 12 then 8 bits at a time; above, a radix histogram on the top 16 bits of the key, then
-// nth_element inside the boundary bin), then one pass in index
-// order keeps every key > t and the first (k − #{key > t}) keys == t: lower index wins.
-// On processors with AVX-512 (models/cpu/avx512.hpp, checked at run time) the small-d select's key
-// pass and boundary-bin pass, and the kept positions' pass, go eight values at a time; the portable
-// versions stay for every other processor, and tests run both side by side.
+// top-k by selection: the k-th largest magnitude key t (for d <= 65,536 a radix select on a
+// window of bins below the largest key, then a ranking of the boundary bin's keys; above, a
+// radix histogram on the top 16 bits of the key, then nth_element inside the boundary bin),
+// then one pass in index order keeps every key > t and the first (k − #{key > t}) keys ==
+// t: lower index wins. On processors with AVX-512 (models/cpu/avx512.hpp, checked at run
+// time) the small-d select's key, boundary-bin and ranking steps, and the kept positions'
+// pass, go eight values at a time; the portable versions stay for every other processor,
+// and tests run both side by side.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -47,58 +48,101 @@ namespace {
 // Radix selection for small d (the hundreds to tens of thousands of a small model), free of
 // data-dependent branches except at bin boundaries: nth_element's comparisons mispredict
 // on inputs that change each message (measured 6.3 µs per top-k message at d = 784,
-// against 1.9 µs with this; bench/compress_bench.cpp encode_into).
-// Pass 1 counts the top 12 key bits (the exponent and one mantissa bit) and finds the bin
-// holding rank k from the largest key's bin down; each next pass keeps only that bin's keys
-// and resolves the next 8 bits, until one key is left or all bits are resolved.
-// Pass 1 counts into four interleaved histograms (position i into histogram i mod 4): a
-// vector's magnitudes crowd into a few bins, and increments of one counter would wait on
-// each other (two histograms: 1.68 µs per message, four: 1.51, eight: 1.54). They are
-// all zero between calls: only the bins between the smallest and the largest key's are
-// cleared at the end, not all 4 · 4,096, or, when that range is wider than there are keys
-// (zeros among small values), each key's own bin.
-constexpr int kSmallShift = 51;  // keys < 2^63: pass 1 counts the 12 bits above bit 51
-constexpr std::size_t kSmallBins = std::size_t(1) << (63 - kSmallShift);
-constexpr int kWays = 4;  // interleaved histograms
+// against 1.9 µs with a radix select; bench/compress_bench.cpp encode_into).
+//  1. The keys, their largest and their smallest non-zero one (AVX-512: eight at a time).
+//  2. A histogram of key >> 48 (the exponent and four mantissa bits: sixteen bins per power
+//     of two) in a window of 1,024 bins ending at the largest key's; keys below the window
+//     (more than about 2^63 times smaller than the largest, zeros) all count in bin 0. Four
+//     interleaved histograms (position i into histogram i mod 4): magnitudes crowd into a
+//     few bins, and increments of one counter would wait on each other. A walk down from
+//     the top bin finds the one holding rank k.
+//  3. That bin's keys are kept, in place (AVX-512: compressed eight at a time). Up to 64
+//     of them are ranked against each other (AVX-512: eight comparisons at once); more are
+//     narrowed 8 bits at a time first. Rank k in bin 0 narrows bin 0's keys from the top
+//     bit down the same way.
+// With two bins per power of two over all 2,048 exponents (the previous version) the
+// boundary bin held 124 keys on average in case (f), and each of its 8-bit passes walked
+// 140 digits; with sixteen, bench/compress_bench.cpp's top-k of 784 takes 1.06 µs instead
+// of 1.21 (eight: 1.21, thirty-two: 1.05). The histograms are all zero between calls: only the bins
+// between the smallest non-zero and the largest key's are cleared at the end, and bin 0, or, when
+// that range is wider than there are keys, each key's own bin.
+constexpr int kSmallShift = 48;
+constexpr std::size_t kWindow = 1024;  // bins of each histogram
+constexpr int kWays = 4;               // interleaved histograms
+constexpr std::size_t kRanked = 64;    // candidates ranked against each other
 
 struct KeyRange {
-  std::uint64_t largest = 0, smallest = ~std::uint64_t(0);
+  std::uint64_t largest = 0, smallest_nonzero = ~std::uint64_t(0);
 };
 
-// Pass 1: keys[i] = the magnitude key of x[i], counted into the four histograms (position
-// i into histogram i mod 4).
-KeyRange count_keys_portable(const double* x, Eigen::Index d, std::uint64_t* keys,
-                             std::uint32_t* h) {
-  KeyRange r;
-  Eigen::Index i = 0;
-  for (; i + kWays <= d; i += kWays) {
-    for (int w = 0; w < kWays; ++w) {
-      const std::uint64_t a = magnitude_key(x[i + w]);
-      keys[i + w] = a;
-      ++h[std::size_t(w) * kSmallBins + (a >> kSmallShift)];
-      r.largest = std::max(r.largest, a);
-      r.smallest = std::min(r.smallest, a);
-    }
+// Bin of a key: (key >> 48) − low + 1 inside the window, 0 below it.
+struct Window {
+  std::uint64_t low;  // the smallest key >> 48 with a bin of its own
+  std::size_t bin(std::uint64_t key) const {
+    const std::uint64_t v = key >> kSmallShift;
+    return v >= low ? std::size_t(v - low + 1) : 0;
   }
-  for (; i < d; ++i) {
+};
+
+Window window_below(std::uint64_t largest) {
+  const std::uint64_t top = largest >> kSmallShift;
+  return {top >= kWindow - 2 ? top - (kWindow - 2) : 0};
+}
+
+// Step 1: keys[i] = the magnitude key of x[i].
+KeyRange keys_portable(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  KeyRange r;
+  for (Eigen::Index i = 0; i < d; ++i) {
     const std::uint64_t a = magnitude_key(x[i]);
     keys[i] = a;
-    ++h[std::size_t(i % kWays) * kSmallBins + (a >> kSmallShift)];
     r.largest = std::max(r.largest, a);
-    r.smallest = std::min(r.smallest, a);
+    r.smallest_nonzero = std::min(r.smallest_nonzero, a == 0 ? ~std::uint64_t(0) : a);
   }
   return r;
 }
 
-// Keeps the keys of pass 1's bin `bin`, in place, in order; returns how many.
-std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t bin) {
+// Step 2's counting, into the four histograms h (kWays x kWindow).
+void count_bins(const std::uint64_t* keys, Eigen::Index d, Window window, std::uint32_t* h) {
+  Eigen::Index j = 0;
+  for (; j + kWays <= d; j += kWays)
+    for (int w = 0; w < kWays; ++w) ++h[std::size_t(w) * kWindow + window.bin(keys[j + w])];
+  for (; j < d; ++j) ++h[std::size_t(j % kWays) * kWindow + window.bin(keys[j])];
+}
+
+// Step 3: keeps the keys with key >> 48 == v (bin > 0), in place, in order; returns how many.
+std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
   std::size_t n = 0;
   for (Eigen::Index j = 0; j < d; ++j) {
     const std::uint64_t key = keys[j];
     keys[n] = key;
-    n += (key >> kSmallShift) == bin ? 1 : 0;
+    n += (key >> kSmallShift) == v ? 1 : 0;
   }
   return n;
+}
+
+// Step 3 for bin 0: the keys below the window.
+std::size_t keep_below(std::uint64_t* keys, Eigen::Index d, Window window) {
+  std::size_t n = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += window.bin(key) == 0 ? 1 : 0;
+  }
+  return n;
+}
+
+// Step 3's ranking: among keys[0, n), the r-th largest (1 ≤ r ≤ n), how many are larger
+// and how many equal it.
+KthKey rank_portable(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t greater = 0, equal = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      greater += keys[j] > keys[i] ? 1 : 0;
+      equal += keys[j] == keys[i] ? 1 : 0;
+    }
+    if (greater < r && r <= greater + equal) return {keys[i], greater, equal};
+  }
+  throw std::logic_error("top-k: no key of the requested rank");
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -109,12 +153,8 @@ std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-// The same two steps with AVX-512: keys, smallest and largest eight at a time (the
-// histograms still count one key at a time, from the stored keys), and the boundary
-// bin's keys compressed to the front eight at a time (`keys` has room for d + 8).
-__attribute__((target("avx512f"))) KeyRange count_keys_avx512(const double* x, Eigen::Index d,
-                                                              std::uint64_t* keys,
-                                                              std::uint32_t* h) {
+__attribute__((target("avx512f"))) KeyRange keys_avx512(const double* x, Eigen::Index d,
+                                                        std::uint64_t* keys) {
   const __m512i magnitude = _mm512_set1_epi64(0x7fffffffffffffffLL);
   __m512i largest = _mm512_setzero_si512(), smallest = _mm512_set1_epi64(-1);
   Eigen::Index i = 0;
@@ -122,31 +162,16 @@ __attribute__((target("avx512f"))) KeyRange count_keys_avx512(const double* x, E
     const __m512i key = _mm512_and_si512(_mm512_loadu_si512(x + i), magnitude);
     _mm512_storeu_si512(keys + i, key);
     largest = _mm512_max_epu64(largest, key);
-    smallest = _mm512_min_epu64(smallest, key);
+    smallest = _mm512_mask_min_epu64(smallest, _mm512_test_epi64_mask(key, key), smallest, key);
   }
-  alignas(64) std::uint64_t lanes[2][8];
-  _mm512_store_si512(lanes[0], largest);
-  _mm512_store_si512(lanes[1], smallest);
-  KeyRange r;
-  for (int l = 0; l < 8; ++l) {
-    r.largest = std::max(r.largest, lanes[0][l]);
-    r.smallest = std::min(r.smallest, lanes[1][l]);
-  }
-  for (; i < d; ++i) {
-    keys[i] = magnitude_key(x[i]);
-    r.largest = std::max(r.largest, keys[i]);
-    r.smallest = std::min(r.smallest, keys[i]);
-  }
-  Eigen::Index j = 0;
-  for (; j + kWays <= d; j += kWays)
-    for (int w = 0; w < kWays; ++w) ++h[std::size_t(w) * kSmallBins + (keys[j + w] >> kSmallShift)];
-  for (; j < d; ++j) ++h[std::size_t(j % kWays) * kSmallBins + (keys[j] >> kSmallShift)];
-  return r;
+  KeyRange r{_mm512_reduce_max_epu64(largest), _mm512_reduce_min_epu64(smallest)};
+  const KeyRange tail = keys_portable(x + i, d - i, keys + i);
+  return {std::max(r.largest, tail.largest), std::min(r.smallest_nonzero, tail.smallest_nonzero)};
 }
 
 __attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d,
-                                                               std::uint64_t bin) {
-  const __m512i wanted = _mm512_set1_epi64(std::int64_t(bin));
+                                                               std::uint64_t v) {
+  const __m512i wanted = _mm512_set1_epi64(std::int64_t(v));
   std::size_t n = 0;
   Eigen::Index j = 0;
   for (; j + 8 <= d; j += 8) {  // writes at n <= j: the eight read are in a register
@@ -158,9 +183,25 @@ __attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* ke
   for (; j < d; ++j) {
     const std::uint64_t key = keys[j];
     keys[n] = key;
-    n += (key >> kSmallShift) == bin ? 1 : 0;
+    n += (key >> kSmallShift) == v ? 1 : 0;
   }
   return n;
+}
+
+__attribute__((target("avx512f"))) KthKey rank_avx512(const std::uint64_t* keys, std::size_t n,
+                                                      std::int64_t r) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const __m512i key = _mm512_set1_epi64(std::int64_t(keys[i]));
+    std::int64_t greater = 0, equal = 0;
+    for (std::size_t j = 0; j < n; j += 8) {
+      const auto lanes = __mmask8(n - j >= 8 ? 0xff : (1u << (n - j)) - 1);
+      const __m512i other = _mm512_maskz_loadu_epi64(lanes, keys + j);
+      greater += std::popcount(unsigned(_mm512_mask_cmpgt_epu64_mask(lanes, other, key)));
+      equal += std::popcount(unsigned(_mm512_mask_cmpeq_epu64_mask(lanes, other, key)));
+    }
+    if (greater < r && r <= greater + equal) return {keys[i], greater, equal};
+  }
+  throw std::logic_error("top-k: no key of the requested rank");
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -168,13 +209,33 @@ __attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* ke
 #endif
 
 #else
-KeyRange count_keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys, std::uint32_t* h) {
-  return count_keys_portable(x, d, keys, h);
+KeyRange keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  return keys_portable(x, d, keys);
 }
-std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t bin) {
-  return keep_bin_portable(keys, d, bin);
+std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  return keep_bin_portable(keys, d, v);
+}
+KthKey rank_avx512(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  return rank_portable(keys, n, r);
 }
 #endif
+
+// Zeroes the bins count_bins() touched: [bin of the smallest non-zero key, top bin] and
+// the zeros' bin, or each key's own bin when that range is wider than there are keys.
+void clear_bins(const std::uint64_t* keys, Eigen::Index d, Window window, KeyRange range,
+                std::uint32_t* h) {
+  if (range.smallest_nonzero <= range.largest) {
+    const std::size_t first = window.bin(range.smallest_nonzero), last = window.bin(range.largest);
+    if (last - first >= std::size_t(d)) {
+      for (Eigen::Index j = 0; j < d; ++j)
+        h[std::size_t(j % kWays) * kWindow + window.bin(keys[j])] = 0;
+      return;
+    }
+    for (int w = 0; w < kWays; ++w)
+      std::fill(h + std::size_t(w) * kWindow + first, h + std::size_t(w) * kWindow + last + 1, 0u);
+  }
+  for (int w = 0; w < kWays; ++w) h[std::size_t(w) * kWindow + window.bin(0)] = 0;
+}
 
 }  // namespace
 
@@ -183,34 +244,35 @@ namespace top_k_detail {
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
                              std::vector<std::uint32_t>& histogram, bool vector) {
-  constexpr int kShift = kSmallShift;
-  constexpr std::size_t kBins = kSmallBins;
   scratch.resize(std::size_t(d) + 8);
   std::uint64_t* keys = scratch.data();
-  if (histogram.size() != kWays * kBins) histogram.assign(kWays * kBins, 0);  // else all zero
+  if (histogram.size() != kWays * kWindow) histogram.assign(kWays * kWindow, 0);  // else all zero
   std::uint32_t* h = histogram.data();
-  const auto [largest, smallest] =
-      vector ? count_keys_avx512(x, d, keys, h) : count_keys_portable(x, d, keys, h);
-  const auto count = [&](std::uint64_t b) {
+  const KeyRange range = vector ? keys_avx512(x, d, keys) : keys_portable(x, d, keys);
+  const Window window = window_below(range.largest);
+  count_bins(keys, d, window, h);
+  const auto count = [&](std::size_t b) {
     std::int64_t c = 0;
-    for (int w = 0; w < kWays; ++w) c += h[std::size_t(w) * kBins + b];
+    for (int w = 0; w < kWays; ++w) c += h[std::size_t(w) * kWindow + b];
     return c;
   };
-  std::int64_t above = 0;  // keys known to be larger than the bin being resolved
-  std::uint64_t bin = largest >> kShift;
+  std::int64_t above = 0;  // keys known to be larger than the ones being resolved
+  std::size_t bin = window.bin(range.largest);
   while (above + count(bin) < k) above += count(bin--);
-  const std::size_t first = std::size_t(smallest >> kShift), last = std::size_t(largest >> kShift);
-  if (last - first < std::size_t(d)) {
-    for (int w = 0; w < kWays; ++w)
-      std::fill(h + std::size_t(w) * kBins + first, h + std::size_t(w) * kBins + last + 1, 0u);
-  } else {  // keys far apart (zeros among them): clearing key by key touches fewer bins
-    for (Eigen::Index j = 0; j < d; ++j)
-      h[std::size_t(j % kWays) * kBins + (keys[j] >> kShift)] = 0;
+  clear_bins(keys, d, window, range, h);
+
+  std::size_t n;
+  int low;  // bits below `low` are not resolved yet
+  if (bin > 0) {
+    const std::uint64_t v = window.low + bin - 1;
+    n = vector ? keep_bin_avx512(keys, d, v) : keep_bin_portable(keys, d, v);
+    low = kSmallShift;
+  } else {
+    n = keep_below(keys, d, window);
+    low = 64;
   }
-  std::size_t n = vector ? keep_bin_avx512(keys, d, bin) : keep_bin_portable(keys, d, bin);
-  int low = kShift;  // bits below `low` are not resolved yet
   std::uint32_t counts[256];
-  while (n > 1 && low > 0) {
+  while (n > kRanked && low > 0) {
     const int next_low = std::max(0, low - 8);
     const std::uint64_t mask = (std::uint64_t(1) << (low - next_low)) - 1;
     std::fill(std::begin(counts), std::end(counts), 0u);
@@ -231,8 +293,10 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
     n = kept;
     low = next_low;
   }
-  // One key left, or n equal ones (every bit resolved): that is the k-th largest.
-  return {keys[0], above, std::int64_t(n)};
+  if (n > kRanked) return {keys[0], above, std::int64_t(n)};  // every bit resolved: n equal keys
+  const KthKey in_bin =
+      vector ? rank_avx512(keys, n, k - above) : rank_portable(keys, n, k - above);
+  return {in_bin.key, above + in_bin.greater, in_bin.equal};
 }
 
 }  // namespace top_k_detail
