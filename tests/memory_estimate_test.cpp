@@ -43,19 +43,27 @@ json gossip_scenario(int workers) {
 }  // namespace
 
 // CHOCO-gossip of d = 1000 on a ring of 4, one thread, compressor none (fp32, 32 bits a
-// coordinate):
+// coordinate), metrics inline:
 //   vectors: 4 workers x 3 (choco-gossip) + 4 copies x 2 (x_hat, s) + recorder 4 x 2 + 1 = 29
 //   model state: 8 * 1000 * 29 + 8 payload buffers x 4000 B + 4 starts x 1000 x 8 = 296,000
 //   engine: 4 nodes x 200 (no jitter) + 4 processes x 6,000 + 8 arcs x 280 = 27,040
 //   peak: 7,900,000 + 296,000 + 27,040 = 8,223,040.
+// Metrics in the background (the default with one thread): the row in evaluation keeps its
+// 4 models, 4 x 8,000 more.
 TEST_CASE("memory estimate: choco-gossip on a ring, by hand") {
-  const sim::PreparedRun p = sim::prepare(sim::load_scenario(gossip_scenario(4)));
+  const sim::PreparedRun p =
+      sim::prepare(sim::load_scenario(gossip_scenario(4)), {.inline_metrics = true});
   CHECK(piece(p.memory, "model state") == Approx(296000));
   CHECK(piece(p.memory, "engine") == Approx(27040));
   CHECK(piece(p.memory, "data") == 0);
   CHECK(piece(p.memory, "loading") == 0);
   CHECK(piece(p.memory, "thread scratch") == 0);
   CHECK(p.memory.bytes == Approx(8223040));
+  const sim::PreparedRun beside = sim::prepare(sim::load_scenario(gossip_scenario(4)));
+  CHECK(piece(beside.memory, "model state") == Approx(296000 + 4 * 8000));
+  json targeted = gossip_scenario(4);  // a target loss keeps the evaluation inline
+  targeted["stop"]["target_loss"] = 0.0;
+  CHECK(piece(sim::prepare(sim::load_scenario(targeted)).memory, "model state") == Approx(296000));
 }
 
 // Least squares on 1,000 generated rows of 20 features, a fifth split off as the test
@@ -75,13 +83,16 @@ TEST_CASE("memory estimate: data, the loading copies and the thread scratch, by 
                     {"algorithm", {{"kind", "sgd"}, {"batch_size", 10}}},
                     {"stop", {{"iterations", 2}}},
                     {"metrics", {{"eval_samples", 100}}}};
-  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc));
+  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
   CHECK(piece(p.memory, "data") == Approx(191200));
   CHECK(piece(p.memory, "loading") == Approx(336000));
   CHECK(piece(p.memory, "thread scratch") == Approx(1760));
-  // Two threads keep two scratches.
+  // Two threads keep two scratches; the metrics thread beside one thread takes over its
+  // evaluation's, which counts as one.
   const sim::PreparedRun two = sim::prepare(sim::load_scenario(doc), {.threads = 2});
   CHECK(piece(two.memory, "thread scratch") == Approx(3520));
+  const sim::PreparedRun beside = sim::prepare(sim::load_scenario(doc));
+  CHECK(piece(beside.memory, "thread scratch") == Approx(1760));
 }
 
 // The same with data.storage float32: 4 bytes a feature, the label still 8:
@@ -101,7 +112,7 @@ TEST_CASE("memory estimate: float32 storage, by hand") {
               {"algorithm", {{"kind", "sgd"}, {"batch_size", 10}}},
               {"stop", {{"iterations", 2}}},
               {"metrics", {{"eval_samples", 100}}}};
-  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc));
+  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
   CHECK(p.data->train.features.is_float32());
   CHECK(piece(p.memory, "data") == Approx(103200));
   CHECK(piece(p.memory, "loading") == Approx(336000));
@@ -131,7 +142,7 @@ TEST_CASE("memory estimate: ring all-reduce's shortcut counts one worker process
 TEST_CASE("memory guard: a run above the limit is refused at the largest part's key") {
   const auto scenario = sim::load_scenario(gossip_scenario(4));
   try {
-    sim::prepare(scenario, {.memory_limit = 1e6});
+    sim::prepare(scenario, {.inline_metrics = true, .memory_limit = 1e6});
     FAIL("not refused");
   } catch (const sim::InputError& e) {
     // Refused by the first check, from the scenario alone: the case above without the
@@ -141,7 +152,7 @@ TEST_CASE("memory guard: a run above the limit is refused at the largest part's 
                                             "part: model state 264 kB = 29 model-sized vectors"));
     CHECK_THAT(e.problem(), Catch::Contains("more than the 1 MB available (--memory-limit)"));
   }
-  CHECK_NOTHROW(sim::prepare(scenario, {.memory_limit = 8.25e6}));
+  CHECK_NOTHROW(sim::prepare(scenario, {.inline_metrics = true, .memory_limit = 8.25e6}));
   // The limit given replaces the machine's; without one, the machine's is at most
   // MemAvailable.
   CHECK(sim::memory_limit(123.0)->bytes == 123.0);

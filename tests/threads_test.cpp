@@ -7,6 +7,7 @@
 #include <atomic>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -178,6 +179,7 @@ namespace {
 
 struct Result {
   std::string metrics;  // metrics.csv without the wall_s column
+  std::string workers;  // workers.csv (metrics.per_worker), else empty
   nlohmann::json summary;
 };
 
@@ -190,15 +192,21 @@ std::string without_last_column(const std::string& csv) {
 
 // `sample_every`: time one math or compression call in this many (1: every call, as
 // --profile does; 16: dlsim run's default).
-Result run_with(const nlohmann::json& doc, int threads, int sample_every = 1) {
+// `observer`: also told of every row.
+Result run_with(const nlohmann::json& doc, int threads, int sample_every = 1,
+                bool inline_metrics = false, sim::MetricsObserver* observer = nullptr) {
   auto prepared = sim::prepare(sim::load_scenario(doc));
   sim::RunOptions options;
   options.out_dir = test::fresh_dir("threads");
   options.threads = threads;
   options.wall_sample_every = sample_every;
+  options.inline_metrics = inline_metrics;
+  if (observer) options.observers.push_back(observer);
   Result r;
   r.summary = sim::run(prepared, options);
   r.metrics = without_last_column(test::read_text(options.out_dir / "metrics.csv"));
+  if (std::filesystem::exists(options.out_dir / "workers.csv"))
+    r.workers = test::read_text(options.out_dir / "workers.csv");
   std::filesystem::remove_all(options.out_dir);
   return r;
 }
@@ -333,4 +341,55 @@ TEST_CASE("D-PSGD, SGP and time-varying CHOCO: identical for 1, 2 and 3 threads"
                                  20);
   matching["topology"] = {{"kind", "random-matching"}};
   require_same_for_every_thread_count(matching);
+}
+
+namespace {
+
+// Which thread told each row, and the rows' iterations in the order told.
+struct RowThreads final : sim::MetricsObserver {
+  std::vector<std::thread::id> threads;
+  std::vector<std::int64_t> iterations;
+  void on_row(const sim::MetricsRow& row) override {
+    threads.push_back(std::this_thread::get_id());
+    iterations.push_back(row.iteration);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in order",
+          "[threads]") {
+  // With one math thread the rows are evaluated on a thread of their own (recorder.hpp):
+  // metrics.csv, workers.csv and the summary's results are those of --inline-metrics, and
+  // the observers hear of every row on the simulation's thread, in order. A target loss
+  // keeps the evaluation inline (its stop needs each row's loss at once).
+  auto doc = classification(8,
+                            {{"kind", "choco-sgd"},
+                             {"step_size", 0.1},
+                             {"batch_size", 16},
+                             {"consensus_step", 0.3},
+                             {"compressor", {{"kind", "top-k"}, {"ratio", 0.9}}}},
+                            40);
+  doc["metrics"]["every"] = {{"iterations", 2}};
+  doc["metrics"]["per_worker"] = true;
+  RowThreads told;
+  const Result beside = run_with(doc, 1, 1, false, &told);
+  const Result on_thread = run_with(doc, 1, 1, true);
+  require_same_results(beside, on_thread);
+  CHECK(beside.workers == on_thread.workers);
+  CHECK_FALSE(beside.workers.empty());
+  require_consistent_totals(beside.summary, 1);
+  CHECK(on_thread.summary["totals"]["metrics_thread_s"].get<double>() == 0);
+  CHECK(beside.summary["totals"]["metrics_thread_s"].get<double>() > 0);
+  REQUIRE(told.iterations.size() == 21);  // iterations 0, 2, ..., 40
+  for (std::size_t i = 0; i < told.iterations.size(); ++i) {
+    CHECK(told.iterations[i] == std::int64_t(2 * i));
+    CHECK(told.threads[i] == std::this_thread::get_id());
+  }
+
+  const double start_loss = beside.summary["final"]["train_loss"].get<double>() + 0.3;
+  doc["stop"]["target_loss"] = start_loss;  // reached early
+  const Result targeted = run_with(doc, 1, 1, false);
+  CHECK(targeted.summary["totals"]["metrics_thread_s"].get<double>() == 0);
+  CHECK(targeted.summary["final"]["iteration"].get<std::int64_t>() < 40);
 }

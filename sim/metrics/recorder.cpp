@@ -142,6 +142,7 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
     latest_.emplace(stamp(k), std::move(models));
   }
   if (bits_reached) engine_.stop();
+  land(false);  // a row evaluated in the background, as soon as it is done
 
   const double wall = seconds_since(start_);
   if (wall - std::chrono::duration<double>(last_progress_ - start_).count() >= 0.2) {
@@ -155,7 +156,25 @@ void Recorder::complete(std::int64_t k, std::vector<models::Vector>&& models) {
 
 void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   const std::int64_t k = at.iteration;
-  const std::vector<int> holders = present_holders(k);
+  std::vector<int> holders = present_holders(k);
+  land(true);  // rows reach the observers in order
+  last_emitted_ = k;
+  latest_.reset();
+  const bool values = !models.empty() && models.front().size() > 0;
+  if (plan_.background && !ranks_ && values) {
+    auto snapshot = std::make_unique<const std::vector<models::Vector>>(std::move(models));
+    const auto evaluate = [this, &evaluated = *snapshot, holders] {
+      const auto t0 = Clock::now();
+      Evaluated r;
+      r.e = evaluator_.evaluate(evaluated);
+      if (plan_.metrics.per_worker) r.each = evaluator_.evaluate_each(evaluated, holders);
+      r.seconds = seconds_since(t0);
+      return r;
+    };
+    in_flight_.emplace(InFlight{at, std::move(snapshot), std::move(holders),
+                                std::async(std::launch::async, evaluate)});
+    return;
+  }
   const auto t0 = Clock::now();
   Evaluation e;
   std::vector<WorkerMetrics> each;
@@ -166,7 +185,25 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
     if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models, holders);
   }
   wall_metrics_s_ += seconds_since(t0);
+  tell(at, e, each, models, holders);
+}
 
+void Recorder::land(bool wait) {
+  if (!in_flight_) return;
+  std::future<Evaluated>& result = in_flight_->result;
+  if (!wait && result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  const auto t0 = Clock::now();
+  const Evaluated r = result.get();  // rethrows what the evaluation threw
+  wall_metrics_s_ += seconds_since(t0);
+  background_metrics_s_ += r.seconds;
+  const InFlight done = std::move(*in_flight_);
+  in_flight_.reset();
+  tell(done.at, r.e, r.each, *done.models, done.holders);
+}
+
+void Recorder::tell(const Stamp& at, const Evaluation& e, const std::vector<WorkerMetrics>& each,
+                    const std::vector<models::Vector>& models, std::span<const int> holders) {
+  const std::int64_t k = at.iteration;
   MetricsRow row;
   row.time_s = at.time.seconds();
   row.iteration = k;
@@ -185,8 +222,6 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   if (plan_.metrics.per_worker)
     for (auto* o : observers_) o->on_workers(row, each);
   last_row_ = row;
-  last_emitted_ = k;
-  latest_.reset();
   if (plan_.stop.target_loss && e.train_loss && *e.train_loss <= *plan_.stop.target_loss)
     engine_.stop();
 }
@@ -268,6 +303,7 @@ void Recorder::finish() {
     auto [at, models] = std::move(*latest_);
     emit(at, models);
   }
+  land(true);
 }
 
 double Recorder::fraction_done(std::int64_t k) const {

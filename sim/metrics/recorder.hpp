@@ -9,11 +9,20 @@
 // and for the last complete iteration when the run stops.
 // With metrics.per_worker every row is followed by each holder's own metrics
 // (Evaluator::evaluate_each, timed with the rest) for the observers' on_workers().
+//
+// In the background (RecorderPlan::background, metrics_in_background() in
+// sim/run/runner.hpp) a row's models are evaluated on a thread of their own while the
+// simulation goes on: the same Evaluator calls on the same models, so the same values.
+// One row is evaluated at a time; it reaches the observers, on the simulation's thread
+// and in order, once its evaluation is done: when a later iteration completes, at the
+// next row (which waits for it), or at finish().
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -34,6 +43,9 @@ struct RecorderPlan {
   std::int64_t train_samples = 0;
   MetricsSpec metrics;
   StopSpec stop;
+  // Evaluate rows on a thread of their own (header comment). The evaluator must then have
+  // no pool: the simulation's thread keeps using it.
+  bool background = false;
 };
 
 class Recorder {
@@ -67,8 +79,11 @@ class Recorder {
   void finish();
 
   const std::optional<MetricsRow>& last_row() const { return last_row_; }
-  /// Seconds of wall time spent evaluating metrics.
+  /// Seconds of the simulation's wall time spent on metrics: evaluating them, or in the
+  /// background waiting for an evaluation.
   double wall_metrics_s() const { return wall_metrics_s_; }
+  /// In the background: seconds the evaluation thread spent evaluating (else 0).
+  double background_metrics_s() const { return background_metrics_s_; }
 
  private:
   struct Snapshot {
@@ -95,6 +110,23 @@ class Recorder {
   Stamp stamp(std::int64_t k) const { return {k, engine_.now(), network_.counters()}; }
   // Across ranks, rank 0 fills in the other ranks' holders' models (empty here).
   void emit(const Stamp& at, std::vector<models::Vector>& models);
+  // The row of `at` with its values, to the observers.
+  void tell(const Stamp& at, const Evaluation& e, const std::vector<WorkerMetrics>& each,
+            const std::vector<models::Vector>& models, std::span<const int> holders);
+  // A row evaluated in the background: its models, and its values once computed.
+  struct Evaluated {
+    Evaluation e;
+    std::vector<WorkerMetrics> each;
+    double seconds = 0;
+  };
+  struct InFlight {
+    Stamp at;
+    std::unique_ptr<const std::vector<models::Vector>> models;  // read by the evaluation
+    std::vector<int> holders;
+    std::future<Evaluated> result;
+  };
+  // Tells the row in flight, waiting for its evaluation if `wait`; else only when done.
+  void land(bool wait);
   // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the
   // results shared with every rank.
   void evaluate_across_ranks(std::vector<models::Vector>& models, std::span<const int> holders,
@@ -118,9 +150,13 @@ class Recorder {
   SimTime next_time_point_{};
   std::optional<MetricsRow> last_row_;
   double wall_metrics_s_ = 0;
+  double background_metrics_s_ = 0;
   Clock::time_point last_progress_{};
   RankGroup* ranks_ = nullptr;
   WorkerPlacement placement_{1, 1, 0};
+  // Last: destroyed first, its future waits for an evaluation still running (a run that
+  // ends by an exception) while the members it reads exist.
+  std::optional<InFlight> in_flight_;
 };
 
 }  // namespace dlsim::sim

@@ -146,7 +146,7 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   const double local = per_rank(simulated), local_n = per_rank(n);
   const double vectors = local * per_worker + (server ? facts.memory.server_vectors : 0) +
                          (graph ? per_rank(gossip_vectors(s, *graph, z.rounds)) : 0) +
-                         holders * kRecorderVectors + 1;
+                         holders * (kRecorderVectors + (z.metrics_thread ? 1 : 0)) + 1;
   double payload = 0;  // encoded bytes of one message (models without math send none)
   if (z.values > 0 && z.parameters > 0)
     payload = double(models::build_compressor(c, {z.parameters})->bits_for(z.parameters)) / 8;
@@ -170,6 +170,8 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // float32 storage adds the block an evaluation converts to doubles: at most the 500
   // rows of a convolutional network's evaluation block (dense classifiers convert 64);
   // byte codes the block widened whole: at most a dense classifier's 1,024 rows.
+  // With metrics in the background the evaluation's scratch moves to the metrics thread and
+  // the simulation's thread keeps only its gradients': as many threads' worth as inline.
   const double threads = double(std::max(z.threads, 1));
   const double per_thread = z.model.thread_bytes +
                             (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0) +

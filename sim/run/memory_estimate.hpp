@@ -20,12 +20,14 @@
 //                 copies of `gossip_memory` (bounded from the graph's degrees), the
 //                 compressor's (2 for an error-feedback residual, 1 for per-tensor slices,
 //                 its scratch_vectors), the server's, and the metrics recorder's 2 per model
-//                 holder + 1; plus two payload buffers of the encoded size per worker and
-//                 the model's per-worker values (consensus starts: n · d);
+//                 holder + 1 (3 per holder when rows are evaluated in the background: the
+//                 row in evaluation keeps its own); plus two payload buffers of the encoded size
+//                 per worker and the model's per-worker values (consensus starts: n · d);
 //   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
 //                 activations, im2col) on every thread that runs jobs or evaluation
-//                 chunks (--threads), plus the rows an evaluation widens to doubles
-//                 (float32 storage: 500 rows at most; byte codes: 1,024);
+//                 chunks (--threads; the metrics thread takes over the evaluation's from
+//                 the simulation's thread, so it counts no more), plus the rows an evaluation
+//                 widens to doubles (float32 storage: 500 rows at most; byte codes: 1,024);
 //   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
 //                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker
@@ -89,6 +91,7 @@ struct RunSizes {
   // The run.
   std::int64_t simulated_workers = 0;  // worker processes launched (AlgorithmInfo)
   int threads = 1;                     // --threads
+  bool metrics_thread = false;         // metrics_in_background (runner.hpp)
   int ranks = 1;                       // MPI ranks sharing the run (per-rank estimate)
   std::int64_t rounds = 0;             // iterations, for time-varying graphs; 0: unknown
 };

@@ -144,6 +144,10 @@ nlohmann::json per_rank_totals(RankGroup* ranks, std::uint64_t peak_rss_bytes, d
 
 }  // namespace
 
+bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics) {
+  return threads == 1 && ranks <= 1 && !inline_metrics && !s.stop.target_loss;
+}
+
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   RunProvenance provenance{options.argv, std::chrono::system_clock::now(), {}, options.threads};
@@ -216,6 +220,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
+  plan.background =
+      metrics_in_background(s, engine.threads(), ranks ? ranks->size() : 1, options.inline_metrics);
   observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   std::unique_ptr<RankJobs> rank_jobs;  // across ranks: whose math runs here
@@ -267,6 +273,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   totals.wall_math_s = wall.math_s + engine.jobs_wall_s() * (1 - compress_share);
   totals.wall_compress_s = wall.compress_s + engine.jobs_wall_s() * compress_share;
   totals.wall_metrics_s = recorder.wall_metrics_s();
+  totals.metrics_thread_s = recorder.background_metrics_s();
   totals.threads = engine.threads();
   totals.jobs = jobs.jobs;
   totals.job_phases = engine.job_phases();

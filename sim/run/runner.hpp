@@ -37,6 +37,7 @@ struct PreparedRun {
 
 struct PrepareOptions {
   int threads = 1;                     // --threads: per-thread scratch in the estimate
+  bool inline_metrics = false;         // --inline-metrics (metrics_in_background)
   std::optional<double> memory_limit;  // --memory-limit in bytes (memory_guard.hpp)
   int ranks = 1;                       // MPI ranks: the estimate is one rank's
   /// Across ranks: one copy of the data per machine (data_sharing.hpp); null: this
@@ -61,6 +62,7 @@ struct RunOptions {
   bool trace = false;                     // write trace.json (sim/trace/chrome_trace_writer.hpp)
   std::uint64_t trace_limit = 1'000'000;  // events in trace.json at most
   int threads = 1;                        // for the math (>= 1; job_pool.hpp)
+  bool inline_metrics = false;            // --inline-metrics (metrics_in_background)
   /// Time one math or compression call (and compute job) in this many, counted that many
   /// times; 1 times every call (--profile). Timing only: results never depend on it.
   int wall_sample_every = 16;
@@ -72,6 +74,14 @@ struct RunOptions {
   /// and only rank 0 writes. Null: this process alone. Not owned.
   RankGroup* ranks = nullptr;
 };
+
+/// Whether the metrics rows are evaluated on a thread of their own while the simulation
+/// goes on (sim/metrics/recorder.hpp; one more thread, the same values): with one thread
+/// for the math (the pool stays the simulation's), in one process (across ranks the
+/// evaluation is shared among them), unless the scenario stops at a target loss (each
+/// row's loss decides at once) or `inline_metrics`. It does not depend on the machine, so
+/// neither does the memory estimate.
+bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics);
 
 /// Simulates and writes the results; returns the content of summary.json.
 nlohmann::json run(PreparedRun& prepared, const RunOptions& options);

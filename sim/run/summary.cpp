@@ -105,6 +105,7 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                            {"wall_math_s", t.wall_math_s},
                            {"wall_compress_s", t.wall_compress_s},
                            {"wall_metrics_s", t.wall_metrics_s},
+                           {"metrics_thread_s", t.metrics_thread_s},
                            {"wall_engine_s", engine_s},
                            {"peak_rss_bytes", t.peak_rss_bytes},
                            {"peak_rss_estimate_bytes", t.memory.bytes},

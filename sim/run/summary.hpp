@@ -24,6 +24,7 @@ struct RunTotals {
   double wall_math_s = 0;
   double wall_compress_s = 0;
   double wall_metrics_s = 0;
+  double metrics_thread_s = 0;  // evaluating on the metrics thread (metrics_in_background)
   std::uint64_t peak_rss_bytes = 0;
   MemoryEstimate memory;           // the estimate of peak_rss_bytes (memory_estimate.hpp)
   int threads = 1;                 // --threads, resolved

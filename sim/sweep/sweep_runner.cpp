@@ -191,6 +191,8 @@ SweepCounts execute_sweep(const SweepPlan& plan, const SweepOptions& options) {
     std::vector<std::string> args = {exe,     "run",        (run / "point.json").string(),
                                      "--out", run.string(), "--quiet"};
     args.insert(args.end(), options.run_args.begin(), options.run_args.end());
+    // Runs side by side already keep the cores busy: no metrics thread of their own each.
+    if (options.jobs > 1 || shared != nullptr) args.emplace_back("--inline-metrics");
     return ChildCommand{std::move(args), run / "run.log"};
   };
 

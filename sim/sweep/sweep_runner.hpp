@@ -1,5 +1,6 @@
 // Executing a planned sweep: every point this invocation owns becomes a child
-// `dlsim run DIR/<id>/point.json --out DIR/<id> --quiet`, at most `jobs` at a time;
+// `dlsim run DIR/<id>/point.json --out DIR/<id> --quiet` (and --inline-metrics when runs
+// go side by side), at most `jobs` at a time;
 // the index is rewritten atomically after each start and finish (run_index.hpp).
 //
 // Resume rule: a point is finished iff its folder holds summary.json and

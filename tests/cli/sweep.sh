@@ -69,6 +69,17 @@ check "runs.csv header" grep -q '^run_id,status,workers,network.bandwidth,repeat
 "$dlsim" run "$tmp/base.json" --set workers=4 --set network.bandwidth=10Mbps --out "$tmp/single" --quiet
 check "a sweep point equals the same dlsim run" cmp -s <(cut -d, -f1-10 "$tmp/single/metrics.csv") \
   <(cut -d, -f1-10 "$tmp/s/workers=4_bandwidth=10Mbps/metrics.csv")
+# Runs side by side (--jobs 2) evaluate their metrics inline; the lone run on a thread beside
+# the simulation (docs/design.md §5): the rows compared above came both ways.
+check "sweep runs with --jobs 2 evaluate metrics inline, a lone run beside" "$py" - "$tmp" <<'PY'
+import glob, json, os, sys
+tmp = sys.argv[1]
+side_by_side = [json.load(open(f))["totals"]["metrics_thread_s"]
+                for f in glob.glob(os.path.join(tmp, "s", "*", "summary.json"))]
+assert len(side_by_side) == 4 and all(t == 0 for t in side_by_side), side_by_side
+alone = json.load(open(os.path.join(tmp, "single", "summary.json")))["totals"]["metrics_thread_s"]
+assert alone > 0, alone
+PY
 
 # --- --resume on a finished sweep reruns nothing --------------------------------
 stamp() { find "$1" -name summary.json -o -name metrics.csv | sort | xargs stat -c '%n %i %.9Y'; }

@@ -73,8 +73,8 @@ dlsim::sim::PreparedRun prepare_or_refuse(dlsim::sim::Scenario scenario,
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& out,
             bool out_given, bool quiet, bool trace, std::int64_t trace_limit,
-            const std::string& threads, bool profile, const std::string& memory_limit,
-            bool data_per_rank, std::vector<std::string> argv) {
+            const std::string& threads, bool inline_metrics, bool profile,
+            const std::string& memory_limit, bool data_per_rank, std::vector<std::string> argv) {
   // Under mpirun with K > 1 ranks: one simulation spread over them (runner.hpp).
   dlsim::tool::MpiWorld world;
   std::optional<dlsim::tool::MpiRankGroup> ranks;
@@ -96,6 +96,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   std::optional<dlsim::sim::Scenario> scenario;
   auto read_input = [&] {
     prepare_options = {.threads = thread_count,
+                       .inline_metrics = inline_metrics,
                        .memory_limit = dlsim::tool::parse_memory_limit(memory_limit),
                        .ranks = ranks ? ranks->size() : 1,
                        .sharing = sharing ? &*sharing : nullptr};
@@ -135,6 +136,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   options.trace = trace;
   options.trace_limit = trace_limit;
   options.threads = thread_count;
+  options.inline_metrics = inline_metrics;
   options.wall_sample_every = profile ? 1 : 16;
   options.argv = std::move(argv);
   nlohmann::json summary;
@@ -216,6 +218,11 @@ int main(int argc, char** argv) {
   run->add_option("--threads", threads,
                   "Threads for the workers' math (default 1; 0 = all cores); results are "
                   "identical for every value");
+  bool inline_metrics = false;
+  run->add_flag("--inline-metrics", inline_metrics,
+                "Evaluate the metrics rows on the simulation's own thread. By default, with "
+                "--threads 1, they are evaluated on a second thread while the simulation goes "
+                "on (the same values; not across MPI ranks, nor with stop.target_loss)");
   run->add_flag("--profile", profile,
                 "Print the wall-time split (math, compression, metrics, engine), events/s and "
                 "peak memory on stderr at the end");
@@ -264,7 +271,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) {
       status = cmd_run(file, sets, out, run->get_option("--out")->count() > 0, quiet, trace,
-                       trace_limit, threads, profile, memory_limit, data_per_rank,
+                       trace_limit, threads, inline_metrics, profile, memory_limit, data_per_rank,
                        std::vector<std::string>(argv, argv + argc));
     } else if (sweep.parsed()) {
       status = sweep.run();
