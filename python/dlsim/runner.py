@@ -69,7 +69,7 @@ class _ScenarioFile:
             os.unlink(self.temp)
 
 
-def run(scenario, set=None, out=None, threads=1):  # noqa: A002 (the issue's name)
+def run(scenario, set=None, out=None, threads=1, inline_metrics=False):  # noqa: A002
     """Run one simulation and return its Result.
 
     scenario: a dict (written to a temporary JSON file; relative paths inside it, such as
@@ -79,6 +79,8 @@ def run(scenario, set=None, out=None, threads=1):  # noqa: A002 (the issue's nam
         as JSON (``{"network.bandwidth": "1Gbps", "workers": 4}``).
     out: the run folder; default a new temporary folder (not removed).
     threads: ``--threads`` (0 = all cores; results are identical for every value).
+    inline_metrics: ``--inline-metrics``: evaluate the metrics on the simulation's thread
+        (by default, with one thread, on a second thread beside it; the same values).
 
     Raises DlsimError (returncode 2 on bad input) when dlsim fails.
     """
@@ -86,7 +88,8 @@ def run(scenario, set=None, out=None, threads=1):  # noqa: A002 (the issue's nam
         out = tempfile.mkdtemp(prefix="dlsim-run-")
     with _ScenarioFile(scenario) as path:
         _execute(["run", path] + _set_args(set)
-                 + ["--out", os.fspath(out), "--quiet", "--threads", str(int(threads))])
+                 + ["--out", os.fspath(out), "--quiet", "--threads", str(int(threads))]
+                 + (["--inline-metrics"] if inline_metrics else []))
     return load(out)
 
 

@@ -40,6 +40,15 @@ def test_run_path_scenario_with_overrides(dlsim_bin, tiny, tmp_path):
     assert r.metrics["iteration"].iloc[-1] == 10
 
 
+def test_run_inline_metrics_gives_the_same_rows(dlsim_bin, tiny, tmp_path):
+    beside = dlsim.run(tiny, out=tmp_path / "beside")
+    inline = dlsim.run(tiny, out=tmp_path / "inline", inline_metrics=True)
+    columns = [c for c in beside.metrics.columns if c != "wall_s"]
+    assert beside.metrics[columns].equals(inline.metrics[columns])
+    assert beside.summary["totals"]["metrics_thread_s"] > 0
+    assert inline.summary["totals"]["metrics_thread_s"] == 0
+
+
 def test_run_default_out_is_a_new_folder(dlsim_bin, tiny):
     a = dlsim.run(tiny, set={"stop.iterations": 5})
     b = dlsim.run(tiny, set={"stop.iterations": 5})

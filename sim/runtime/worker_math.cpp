@@ -56,7 +56,7 @@ models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector
 }
 
 // A small batch's rows lie at random places in the data set, and gathering them cold cost
-// about 0.5 µs per step of case (f) (one 784-byte row; README "Case (f)"). Fetched now, they
+// about 0.6 µs per step of case (f) (one 784-byte row; README "Case (f)"). Fetched now, they
 // arrive while the other workers compute. A large batch is left alone: it would only push
 // this worker's vectors out of the cache.
 void WorkerMath::prefetch_upcoming_batch() const {
