@@ -95,6 +95,9 @@ class ConsensusStep {
   explicit ConsensusStep(const ConsensusOptions& o)
       : gamma_(o.gamma), adaptive_(o.adaptive), adaptive_step_(o.gamma, o.beta, o.epsilon) {}
 
+  /// Whether γ is per coordinate (adag-sgd): then apply() needs r itself.
+  bool adaptive() const { return adaptive_; }
+  double gamma() const { return gamma_; }
   /// x ← x + γ r (adag: γ_i ⊙ r).
   void apply(models::Vector& x, const models::Vector& r) {
     if (x.size() == 0) return;  // no math
@@ -172,9 +175,14 @@ class ChocoNode {
       neighbour_sum_ += in_weights_[l] * copies_[l];
   }
 
-  /// Steps 2–3: r_i = s_i + (w_ii − 1) x̂_i;  x_i ← x_i + γ r_i.
+  /// Steps 2–3: r_i = s_i + (w_ii − 1) x̂_i;  x_i ← x_i + γ r_i. With one γ, in one pass
+  /// that does not keep r_i (each coordinate's operations as in two passes).
   void consensus() {
     if (x_.size() == 0) return;
+    if (!step_.adaptive()) {
+      x_ += step_.gamma() * (neighbour_sum_ + (self_weight_ - 1) * public_copy_);
+      return;
+    }
     gossip_error_ = neighbour_sum_ + (self_weight_ - 1) * public_copy_;
     step_.apply(x_, gossip_error_);
   }
