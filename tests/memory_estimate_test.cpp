@@ -66,6 +66,20 @@ TEST_CASE("memory estimate: choco-gossip on a ring, by hand") {
   CHECK(piece(sim::prepare(sim::load_scenario(targeted)).memory, "model state") == Approx(296000));
 }
 
+// The same with top-k (k = 100): the decoded message is never filled (top-k adds messages in
+// place), the compressor keeps one scratch vector, and a message is 100 x (32 + 10) bits:
+//   vectors: 4 x (3 - 1 + 1) + 4 x 2 + 4 x 2 + 1 = 29; 8 * 1000 * 29 + 8 x 525 B + 32,000
+//   = 268,200. On a time-varying graph the decoded message is kept (one vector per worker).
+TEST_CASE("memory estimate: choco-gossip with top-k keeps no decoded message, by hand") {
+  json doc = gossip_scenario(4);
+  doc["algorithm"]["compressor"] = {{"kind", "top-k"}, {"k", 100}};
+  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
+  CHECK(piece(p.memory, "model state") == Approx(268200));
+  doc["topology"] = {{"kind", "random-matching"}};
+  const sim::PreparedRun matching = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
+  CHECK(piece(matching.memory, "model state") > piece(p.memory, "model state") + 4 * 8000 - 1);
+}
+
 // Least squares on 1,000 generated rows of 20 features, a fifth split off as the test
 // set, eval_samples 100, 2 workers over a parameter server:
 //   data: (800 + 200 + 100) rows x 21 x 8 + 800 shard indices x 8 = 191,200

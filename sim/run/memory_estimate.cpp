@@ -136,6 +136,9 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   double per_worker = facts.memory.worker_vectors + (c.error_feedback ? 2 : 0) +
                       (c.options ? c.options->scratch_vectors() : 0) +
                       (c.per_tensor && z.tensors > 1 ? 1 : 0);
+  if (facts.memory.decoded_vector && graph && !graph->time_varying() && z.values > 0 &&
+      z.parameters > 0 && models::build_compressor(c, {z.parameters})->adds_decoded())
+    per_worker -= 1;
   if (!facts.decentralized)
     per_worker += collective_memory(s.algorithm.collective, n).worker_vectors;
   const double holders = facts.decentralized ? n : 1;

@@ -15,7 +15,8 @@
 //                 storage is made in place, in the doubles' memory); none when the source
 //                 stores the values as asked while it loads them (writes_storage);
 //   model state   8d per model-sized vector: each simulated worker's own
-//                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp), the
+//                 (StateMemory::worker_vectors of its kind, algorithm_registry.hpp, less
+//                 the decoded message top-k never fills on static graphs), the
 //                 collective's buffers (sim/collectives/collective_memory.hpp), the public
 //                 copies of `gossip_memory` (bounded from the graph's degrees), the
 //                 compressor's (2 for an error-feedback residual, 1 for per-tensor slices,

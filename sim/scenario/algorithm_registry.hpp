@@ -69,6 +69,9 @@ struct StateMemory {
   /// Gradients over a worker's whole shard (SVRG's snapshot): the model's per-thread
   /// scratch then holds a shard's rows, not a batch's.
   bool shard_gradients = false;
+  /// One of worker_vectors is a decoded message, which static graphs never fill when the
+  /// compressor adds messages in place (Compressor::adds_decoded: top-k).
+  bool decoded_vector = false;
 };
 
 /// The facts the rest of the simulator needs about an algorithm.

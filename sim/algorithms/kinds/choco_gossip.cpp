@@ -28,10 +28,11 @@ const AlgorithmRegistration registered{{
     .doc = "CHOCO-gossip (Koloskova et al. 2019): choco-sgd without local steps (pure "
            "averaging; model.kind consensus or profile), to tune consensus_step.",
     .keys = {consensus_step_key()},
-    // x, a decoded message, the difference x - x_hat (no gradient, no momentum)
+    // x, a decoded message (none with top-k), the difference x - x_hat (no gradient, no
+    // momentum)
     .facts =
         choco_family_facts("choco-sgp (compressed push-sum; with model consensus it only averages)",
-                           {.worker_vectors = 3}),
+                           {.worker_vectors = 3, .decoded_vector = true}),
     .read = ChocoOptions::read,
     .check = check,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.local_steps = false}); },

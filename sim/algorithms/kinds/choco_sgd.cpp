@@ -16,8 +16,9 @@ const AlgorithmRegistration registered{{
            "Undirected graphs (static, or time-varying with per-neighbour copies) with doubly "
            "stochastic weights.",
     .keys = {consensus_step_key(), choco_order_key()},
-    // x, momentum, gradient, a decoded message, the difference x - x_hat
-    .facts = choco_family_facts("choco-sgp (compressed push-sum)", {.worker_vectors = 5}),
+    // x, momentum, gradient, a decoded message (none with top-k), the difference x - x_hat
+    .facts = choco_family_facts("choco-sgp (compressed push-sum)",
+                                {.worker_vectors = 5, .decoded_vector = true}),
     .read = ChocoOptions::read,
     .check = nullptr,
     .launch = [](Engine& e, Training& t) { launch_choco(e, t, {.adaptive = false}); },
