@@ -164,28 +164,32 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   if (plan_.background && !ranks_ && values) {
     auto snapshot = std::make_unique<const std::vector<models::Vector>>(std::move(models));
     const auto evaluate = [this, &evaluated = *snapshot, holders] {
-      const auto t0 = Clock::now();
-      Evaluated r;
-      r.e = evaluator_.evaluate(evaluated);
-      if (plan_.metrics.per_worker) r.each = evaluator_.evaluate_each(evaluated, holders);
-      r.seconds = seconds_since(t0);
-      return r;
+      return evaluate_here(evaluated, holders);
     };
     in_flight_.emplace(InFlight{at, std::move(snapshot), std::move(holders),
                                 std::async(std::launch::async, evaluate)});
     return;
   }
-  const auto t0 = Clock::now();
-  Evaluation e;
-  std::vector<WorkerMetrics> each;
+  Evaluated r;
   if (ranks_) {
-    evaluate_across_ranks(models, holders, e, each);
+    const auto t0 = Clock::now();
+    evaluate_across_ranks(models, holders, r.e, r.each);
+    r.seconds = seconds_since(t0);
   } else {
-    e = evaluator_.evaluate(models);
-    if (plan_.metrics.per_worker) each = evaluator_.evaluate_each(models, holders);
+    r = evaluate_here(models, holders);
   }
-  wall_metrics_s_ += seconds_since(t0);
-  tell(at, e, each, models, holders);
+  wall_metrics_s_ += r.seconds;
+  tell(at, r.e, r.each, models, holders);
+}
+
+Recorder::Evaluated Recorder::evaluate_here(const std::vector<models::Vector>& models,
+                                            std::span<const int> holders) const {
+  const auto t0 = Clock::now();
+  Evaluated r;
+  r.e = evaluator_.evaluate(models);
+  if (plan_.metrics.per_worker) r.each = evaluator_.evaluate_each(models, holders);
+  r.seconds = seconds_since(t0);
+  return r;
 }
 
 void Recorder::land(bool wait) {

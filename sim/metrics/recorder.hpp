@@ -125,6 +125,9 @@ class Recorder {
     std::vector<int> holders;
     std::future<Evaluated> result;
   };
+  // The row's values, evaluated on the calling thread (without ranks), and how long it took.
+  Evaluated evaluate_here(const std::vector<models::Vector>& models,
+                          std::span<const int> holders) const;
   // Tells the row in flight, waiting for its evaluation if `wait`; else only when done.
   void land(bool wait);
   // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the
