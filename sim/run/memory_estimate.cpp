@@ -136,8 +136,12 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   double per_worker = facts.memory.worker_vectors + (c.error_feedback ? 2 : 0) +
                       (c.options ? c.options->scratch_vectors() : 0) +
                       (c.per_tensor && z.tensors > 1 ? 1 : 0);
-  if (facts.memory.decoded_vector && graph && !graph->time_varying() && z.values > 0 &&
-      z.parameters > 0 && models::build_compressor(c, {z.parameters})->adds_decoded())
+  // One compressor, for its message size and whether it adds messages in place (models
+  // without math send none).
+  const auto compressor =
+      z.values > 0 && z.parameters > 0 ? models::build_compressor(c, {z.parameters}) : nullptr;
+  if (facts.memory.decoded_vector && graph && !graph->time_varying() && compressor &&
+      compressor->adds_decoded())
     per_worker -= 1;
   if (!facts.decentralized)
     per_worker += collective_memory(s.algorithm.collective, n).worker_vectors;
@@ -150,9 +154,8 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   const double vectors = local * per_worker + (server ? facts.memory.server_vectors : 0) +
                          (graph ? per_rank(gossip_vectors(s, *graph, z.rounds)) : 0) +
                          holders * (kRecorderVectors + (z.metrics_thread ? 1 : 0)) + 1;
-  double payload = 0;  // encoded bytes of one message (models without math send none)
-  if (z.values > 0 && z.parameters > 0)
-    payload = double(models::build_compressor(c, {z.parameters})->bits_for(z.parameters)) / 8;
+  // Encoded bytes of one message.
+  const double payload = compressor ? double(compressor->bits_for(z.parameters)) / 8 : 0;
   const double buffers = (local + (server ? 1 : 0)) * kPayloadBuffers;
   const double state = 8 * d * vectors + 8 * local_n * z.model.worker_values + buffers * payload;
   e.pieces.push_back(
