@@ -393,6 +393,45 @@ TEST_CASE("top-k: decoding reads every field where it is, early and late in a me
   }
 }
 
+TEST_CASE("top-k: its own last message added from what it kept equals add_decoded") {
+  std::mt19937_64 rng(12);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  TopKCompressor c({0, 3});
+  Eigen::VectorXd none = Eigen::VectorXd::Zero(6);
+  CHECK_FALSE(c.add_last_encoded(1.0, none));  // nothing encoded yet
+  CHECK(none == Eigen::VectorXd::Zero(6));
+  for (const Eigen::Index d : {3, 6, 785}) {
+    for (const bool ties : {false, true}) {
+      const SparsityOptions options{0, std::max<std::int64_t>(1, d / 10)};
+      TopKCompressor own(options);
+      const TopKCompressor reader(options);  // another instance reads the bytes
+      Eigen::VectorXd v(d), target(d);
+      for (auto& x : v) x = ties ? double(rng() % 3) - 1.0 : normal(rng);  // ties: -1, 0, 1
+      for (auto& x : target) x = rng() % 3 == 0 ? 0.0 : normal(rng);
+      Encoded m;
+      own.encode_into(v, rng, m);
+      for (const double weight : {1.0, -0.3}) {
+        Eigen::VectorXd kept = target, decoded = target;
+        REQUIRE(own.add_last_encoded(weight, kept));
+        reader.add_decoded(m, weight, decoded);
+        CHECK(bitwise_equal(kept, decoded));
+      }
+      Eigen::VectorXd wrong(d + 1);
+      CHECK_THROWS_AS(own.add_last_encoded(1.0, wrong), std::invalid_argument);
+    }
+  }
+  // An empty message keeps nothing to add from.
+  TopKCompressor empty({0.5, 0});
+  Encoded m;
+  empty.encode_into(Eigen::VectorXd(), rng, m);
+  Eigen::VectorXd zero;
+  CHECK_FALSE(empty.add_last_encoded(1.0, zero));
+  RandomKCompressor random_k({0.5, 0}, false);
+  random_k.encode_into(Eigen::VectorXd::Ones(4), rng, m);
+  Eigen::VectorXd four = Eigen::VectorXd::Zero(4);
+  CHECK_FALSE(random_k.add_last_encoded(1.0, four));
+}
+
 TEST_CASE("top-k: add_decoded equals adding the decoded vector, bit for bit") {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> normal(0.0, 1.0);

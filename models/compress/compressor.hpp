@@ -81,6 +81,14 @@ class Compressor {
     (void)message, (void)weight, (void)target;
     throw std::logic_error("this compressor cannot add a message without decoding it");
   }
+  /// add_decoded() of the message this instance encoded last (a sender's own copy, e.g.
+  /// CHOCO's x̂_i ← x̂_i + q_i), from what it kept while packing it, without reading the
+  /// bytes back; the same doubles. Returns false when it kept nothing to add from (no
+  /// message yet, or a kind that keeps nothing: then decode the message instead).
+  virtual bool add_last_encoded(double weight, Eigen::VectorXd& target) const {
+    (void)weight, (void)target;
+    return false;
+  }
 };
 
 // ------------------------------------------------------------------ the concept

@@ -39,9 +39,10 @@ class CompressorOptions {
   /// compressed separately. Throws CompressorConfigError. Default: nothing to check.
   virtual void check_dimensions(const std::vector<Eigen::Index>& /*tensor_sizes*/,
                                 bool /*per_tensor*/) const {}
-  /// Scratch one instance keeps between messages, in message-sized vectors of doubles
-  /// (the memory estimate, sim/run/memory_estimate.hpp); none by default.
-  virtual double scratch_vectors() const { return 0; }
+  /// Scratch one instance keeps between messages of `message_size` coordinates, in
+  /// message-sized vectors of doubles (the memory estimate, sim/run/memory_estimate.hpp);
+  /// none by default.
+  virtual double scratch_vectors(std::int64_t /*message_size*/) const { return 0; }
 };
 
 /// The options of a kind without options: builds a default-constructed `C`.

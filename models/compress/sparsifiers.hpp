@@ -39,6 +39,7 @@ class TopKCompressor final : public Compressor {
   bool unbiased() const override { return false; }
   bool adds_decoded() const override { return true; }
   void add_decoded(const Encoded& message, double weight, Eigen::VectorXd& target) const override;
+  bool add_last_encoded(double weight, Eigen::VectorXd& target) const override;
 
  private:
   // Throws std::invalid_argument unless the message has the size its dimension implies.
@@ -51,6 +52,10 @@ class TopKCompressor final : public Compressor {
   SparsityOptions options_;
   std::vector<std::uint64_t> keys_;  // reused buffers
   std::vector<std::uint32_t> histogram_;
+  // The last message encoded, as packed: its dimension, kept indices and their fp32 bit
+  // patterns (add_last_encoded()); dimension −1 before the first.
+  Eigen::Index last_dimension_ = -1;
+  std::vector<std::uint32_t> kept_indices_, kept_values_;
   BitWriter writer_;
 };
 static_assert(check_compressor<TopKCompressor>());
@@ -123,8 +128,13 @@ class SparsifierOptions final : public CompressorOptions {
   /// k ≤ d, and k only without per-tensor slices.
   void check_dimensions(const std::vector<Eigen::Index>& tensor_sizes,
                         bool per_tensor) const override;
-  /// top-k keeps a 64-bit key per coordinate (kth_largest_key's scratch).
-  double scratch_vectors() const override { return kind == Kind::top_k ? 1 : 0; }
+  /// top-k keeps a 64-bit key per coordinate (kth_largest_key's scratch), and its last
+  /// message's kept indices and values, 4 + 4 bytes each (add_last_encoded()).
+  double scratch_vectors(std::int64_t message_size) const override {
+    if (kind != Kind::top_k) return 0;
+    if (message_size == 0) return 1;
+    return 1 + double(kept_coordinates(sparsity, message_size)) / double(message_size);
+  }
 
   Kind kind;
   SparsityOptions sparsity;

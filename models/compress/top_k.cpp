@@ -431,6 +431,7 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
   message.dimension = d;
   message.bits = 0;
   message.bytes.clear();
+  last_dimension_ = -1;  // until this message is packed
   const std::int64_t k = kept_coordinates(options_, d);
   if (k == 0) return;
   const auto [threshold, greater, equal] = kth_largest_key(v, k, keys_, histogram_);
@@ -460,11 +461,21 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
       equal_left -= std::int64_t(tie);
     }
   }
-  for (std::size_t j = 0; j < kept; ++j) out.put(kept_at[j], index_bits);
-  for (std::size_t j = 0; j < kept; ++j)
-    out.put(std::bit_cast<std::uint32_t>(float(x[kept_at[j]])), 32);
+  kept_indices_.resize(kept);
+  kept_values_.resize(kept);
+  for (std::size_t j = 0; j < kept; ++j) {
+    kept_indices_[j] = std::uint32_t(kept_at[j]);  // used when d <= 2^32
+    kept_values_[j] = std::bit_cast<std::uint32_t>(float(x[kept_at[j]]));
+  }
+  if (index_bits <= 32) {
+    out.put_fields(kept_indices_.data(), kept, index_bits);
+  } else {
+    for (std::size_t j = 0; j < kept; ++j) out.put(kept_at[j], index_bits);
+  }
+  out.put_fields(kept_values_.data(), kept, 32);
   message.bits = out.bits();
   out.finish_into(message.bytes);
+  last_dimension_ = d;
 }
 
 void TopKCompressor::check(const Encoded& message) const {
@@ -514,6 +525,17 @@ void TopKCompressor::add_decoded(const Encoded& message, double weight,
                                 " coordinates added to a vector of " +
                                 std::to_string(target.size()));
   for_each_kept(message, [&](Eigen::Index i, double q) { target(i) += weight * q; });
+}
+
+bool TopKCompressor::add_last_encoded(double weight, Eigen::VectorXd& target) const {
+  if (last_dimension_ < 0) return false;
+  if (target.size() != last_dimension_)
+    throw std::invalid_argument("top-k: the last message, of " + std::to_string(last_dimension_) +
+                                " coordinates, added to a vector of " +
+                                std::to_string(target.size()));
+  for (std::size_t j = 0; j < kept_indices_.size(); ++j)  // as packed: ascending, fp32
+    target(kept_indices_[j]) += weight * double(std::bit_cast<float>(kept_values_[j]));
+  return true;
 }
 
 std::vector<spec::Key> sparsity_keys() {

@@ -110,7 +110,7 @@ class ChocoWorker {
     q_ = math_.encode(node_.difference(), dimension_);
     const Message own{me_.id(), me_.id(), std::uint64_t(k), q_};
     if (sparse) {  // as the neighbours see it
-      node_.sent_with([&](double w, models::Vector& v) { math_.add_decoded(own, w, v); });
+      node_.sent_with([&](double w, models::Vector& v) { math_.add_own_decoded(own, w, v); });
     } else {
       math_.decode(own, received_);
       node_.sent(received_);

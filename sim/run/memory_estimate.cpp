@@ -134,7 +134,7 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   if (facts.decentralized) graph = std::make_unique<topo::GraphSchedule>(communication_graph(s));
   const CompressorSpec& c = s.algorithm.compressor;
   double per_worker = facts.memory.worker_vectors + (c.error_feedback ? 2 : 0) +
-                      (c.options ? c.options->scratch_vectors() : 0) +
+                      (c.options ? c.options->scratch_vectors(z.parameters) : 0) +
                       (c.per_tensor && z.tensors > 1 ? 1 : 0);
   // One compressor, for its message size and whether it adds messages in place (models
   // without math send none).

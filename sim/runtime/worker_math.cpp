@@ -102,6 +102,14 @@ void WorkerMath::add_decoded(const Message& m, double weight, models::Vector& ta
   decoder_->add_decoded(*m.payload, weight, target);
 }
 
+void WorkerMath::add_own_decoded(const Message& m, double weight, models::Vector& target,
+                                 int stream) {
+  const ScopedWall timer = t_.wall.time_compress();
+  if (!t_.computes(id_) || !t_.objective.has_math()) return;
+  if (stream_compressor(stream).add_last_encoded(weight, target)) return;
+  decoder_->add_decoded(*m.payload, weight, target);
+}
+
 Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension) {
   if (!t_.ranks) return encode_fp32_here(v, dimension);
   return t_.ranks->route(NodeId(id_), [&] { return encode_fp32_here(v, dimension); });

@@ -57,6 +57,10 @@ class WorkerMath {
   /// dense sum for a target without −0.0 (Compressor::add_decoded). Nothing for models
   /// without math.
   void add_decoded(const Message& m, double weight, models::Vector& target);
+  /// The same for this sender's own message m, which must be the last that stream
+  /// `stream` encoded: from what the stream's compressor kept while encoding it when it
+  /// keeps that (Compressor::add_last_encoded: top-k), else by decoding m.
+  void add_own_decoded(const Message& m, double weight, models::Vector& target, int stream = 0);
 
   /// For messages an algorithm sends exactly (a parameter server's model broadcast):
   /// fp32 whatever the scenario's compressor, 32 bits per coordinate.
