@@ -50,14 +50,15 @@ sanitize: setup
 	  ctest --output-on-failure -R '^cli\.(sweep_mpi|run_mpi|run_mpi_kinds)$$' $(CTEST_ARGS)
 
 # The thread pool's tests (the unit tests of `--threads`, the parallel metrics evaluation,
-# and the CLI's --threads 1/2/0 comparison) built with ThreadSanitizer in their own
+# and the CLI's --threads 1/2/0 comparison), and the Fashion-MNIST loader's (its test set
+# loads on a thread of its own), built with ThreadSanitizer in their own
 # build directory; any data race aborts the test that hit it. Eigen is single-threaded
 # here (no OpenMP), so every thread TSan sees is ours. GCC instruments the ifunc
 # resolvers of target_clones functions (models/compress), which then crash at load time,
 # before the TSan runtime is up: those files drop target_clones under __SANITIZE_THREAD__.
 TSAN_DIR ?= build-tsan
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS := threads_test threads_algorithms_test evaluation_chunks_test
+TSAN_TESTS := threads_test threads_algorithms_test evaluation_chunks_test fashion_mnist_test
 # ctest labels are the test file names: ^(threads_test|...)$
 TSAN_LABELS := ^($(subst $() ,|,$(TSAN_TESTS)))$$
 tsan: setup
