@@ -1,6 +1,8 @@
 // A file's bytes mapped read-only into memory (mmap, populated at once), for readers that
 // go through a whole file once (the Fashion-MNIST archives): no copy into a buffer of our
 // own, and no page fault per 4 KB page of that buffer (Fashion-MNIST: 30 MB of archives).
+// Unlike read(), a mapping does not survive another process truncating the file while it is
+// read (the access faults, SIGBUS): data files are not expected to change under a run.
 #pragma once
 
 #include <cstddef>
