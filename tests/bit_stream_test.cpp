@@ -132,4 +132,20 @@ TEST_CASE("bit stream: put_fields packs like put, at every alignment and width")
       REQUIRE(fast.finish() == slow.finish());
     }
   }
+  for (int width = 1; width <= 64; ++width) {  // 64-bit fields, up to whole words
+    for (const int offset : {0, 1, 31, 63}) {
+      std::vector<std::uint64_t> values(300 + std::size_t(width));
+      for (auto& v : values) v = width == 64 ? rng() : rng() & ((std::uint64_t(1) << width) - 1);
+      BitWriter fast, slow;
+      fast.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      slow.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      fast.put_fields(values.data(), values.size(), width);
+      for (const auto v : values) slow.put(v, width);
+      fast.put(1, 1);
+      slow.put(1, 1);
+      INFO("64-bit fields, width " << width << " offset " << offset);
+      REQUIRE(fast.bits() == slow.bits());
+      REQUIRE(fast.finish() == slow.finish());
+    }
+  }
 }

@@ -67,16 +67,17 @@ TEST_CASE("memory estimate: choco-gossip on a ring, by hand") {
 }
 
 // The same with top-k (k = 100): the decoded message is never filled (top-k adds messages in
-// place), the compressor keeps one scratch vector and its last message's 100 indices and
-// values (100 x 8 B = 0.1 vector), and a message is 100 x (32 + 10) bits:
-//   vectors: 4 x (3 - 1 + 1.1) + 4 x 2 + 4 x 2 + 1 = 29.4; 8 * 1000 * 29.4 + 8 x 525 B +
-//   32,000 = 271,400. On a time-varying graph the decoded message is kept (one vector per
+// place), the compressor keeps one scratch vector (its keys, then the kept indices) and its
+// last message's 100 fp32 values (100 x 4 B = 0.05 vector), and a message is 100 x (32 + 10)
+// bits:
+//   vectors: 4 x (3 - 1 + 1.05) + 4 x 2 + 4 x 2 + 1 = 29.2; 8 * 1000 * 29.2 + 8 x 525 B +
+//   32,000 = 269,800. On a time-varying graph the decoded message is kept (one vector per
 //   worker).
 TEST_CASE("memory estimate: choco-gossip with top-k keeps no decoded message, by hand") {
   json doc = gossip_scenario(4);
   doc["algorithm"]["compressor"] = {{"kind", "top-k"}, {"k", 100}};
   const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
-  CHECK(piece(p.memory, "model state") == Approx(271400));
+  CHECK(piece(p.memory, "model state") == Approx(269800));
   doc["topology"] = {{"kind", "random-matching"}};
   const sim::PreparedRun matching = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
   CHECK(piece(matching.memory, "model state") > piece(p.memory, "model state") + 4 * 8000 - 1);

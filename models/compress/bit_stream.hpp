@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace dlsim::models {
@@ -92,8 +93,12 @@ class BitWriter {
     put(0, 1);
   }
 
-  /// Appends `count` fields of `width` ≤ 32 bits each (the hot loop of fixed-width codes).
-  void put_fields(const std::uint32_t* values, std::size_t count, int width) {
+  /// Appends `count` fields of `width` bits each, at most Field's 32 or 64 (the hot loop
+  /// of fixed-width codes).
+  template <class Field>
+  requires(std::is_same_v<Field, std::uint32_t> ||
+           std::is_same_v<Field, std::uint64_t>) void put_fields(const Field* values,
+                                                                 std::size_t count, int width) {
     if (width == 0 || count == 0) return;
     std::size_t w = words_.size();
     words_.resize(w + (std::uint64_t(count) * std::uint64_t(width) + std::uint64_t(used_)) / 64 +

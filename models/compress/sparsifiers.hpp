@@ -52,10 +52,11 @@ class TopKCompressor final : public Compressor {
   SparsityOptions options_;
   std::vector<std::uint64_t> keys_;  // reused buffers
   std::vector<std::uint32_t> histogram_;
-  // The last message encoded, as packed: its dimension, kept indices and their fp32 bit
-  // patterns (add_last_encoded()); dimension −1 before the first.
+  // The last message encoded, as packed (add_last_encoded()): its dimension (−1 before the
+  // first), its kept indices (the first kept_values_.size() entries of keys_, which hold
+  // them until the next message) and their fp32 bit patterns.
   Eigen::Index last_dimension_ = -1;
-  std::vector<std::uint32_t> kept_indices_, kept_values_;
+  std::vector<std::uint32_t> kept_values_;
   BitWriter writer_;
 };
 static_assert(check_compressor<TopKCompressor>());
@@ -128,12 +129,12 @@ class SparsifierOptions final : public CompressorOptions {
   /// k ≤ d, and k only without per-tensor slices.
   void check_dimensions(const std::vector<Eigen::Index>& tensor_sizes,
                         bool per_tensor) const override;
-  /// top-k keeps a 64-bit key per coordinate (kth_largest_key's scratch), and its last
-  /// message's kept indices and values, 4 + 4 bytes each (add_last_encoded()).
+  /// top-k keeps a 64-bit key per coordinate (kth_largest_key's scratch, then the kept
+  /// indices), and its last message's kept fp32 values, 4 bytes each (add_last_encoded()).
   double scratch_vectors(std::int64_t message_size) const override {
     if (kind != Kind::top_k) return 0;
     if (message_size == 0) return 1;
-    return 1 + double(kept_coordinates(sparsity, message_size)) / double(message_size);
+    return 1 + double(kept_coordinates(sparsity, message_size)) / (2 * double(message_size));
   }
 
   Kind kind;

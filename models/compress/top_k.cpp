@@ -461,17 +461,10 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
       equal_left -= std::int64_t(tie);
     }
   }
-  kept_indices_.resize(kept);
   kept_values_.resize(kept);
-  for (std::size_t j = 0; j < kept; ++j) {
-    kept_indices_[j] = std::uint32_t(kept_at[j]);  // used when d <= 2^32
+  for (std::size_t j = 0; j < kept; ++j)
     kept_values_[j] = std::bit_cast<std::uint32_t>(float(x[kept_at[j]]));
-  }
-  if (index_bits <= 32) {
-    out.put_fields(kept_indices_.data(), kept, index_bits);
-  } else {
-    for (std::size_t j = 0; j < kept; ++j) out.put(kept_at[j], index_bits);
-  }
+  out.put_fields(kept_at, kept, index_bits);
   out.put_fields(kept_values_.data(), kept, 32);
   message.bits = out.bits();
   out.finish_into(message.bytes);
@@ -533,8 +526,8 @@ bool TopKCompressor::add_last_encoded(double weight, Eigen::VectorXd& target) co
     throw std::invalid_argument("top-k: the last message, of " + std::to_string(last_dimension_) +
                                 " coordinates, added to a vector of " +
                                 std::to_string(target.size()));
-  for (std::size_t j = 0; j < kept_indices_.size(); ++j)  // as packed: ascending, fp32
-    target(kept_indices_[j]) += weight * double(std::bit_cast<float>(kept_values_[j]));
+  for (std::size_t j = 0; j < kept_values_.size(); ++j)  // as packed: ascending, fp32
+    target(Eigen::Index(keys_[j])) += weight * double(std::bit_cast<float>(kept_values_[j]));
   return true;
 }
 
