@@ -65,8 +65,8 @@ static_assert(check_compressor<TopKCompressor>());
 /// key order is |x| order.
 std::uint64_t magnitude_key(double x);
 
-/// The k-th largest magnitude key t of v (1 ≤ k ≤ d), by selection, and how many keys
-/// are strictly larger than t.
+/// The k-th largest magnitude key t of v (1 ≤ k ≤ d), by selection (top_k_select.cpp), and how many
+/// keys are strictly larger than t.
 struct KthKey {
   std::uint64_t key = 0;
   std::int64_t greater = 0;
@@ -119,7 +119,7 @@ std::vector<spec::Key> sparsity_keys();
 /// Reads ratio xor k. Throws CompressorConfigError.
 SparsityOptions read_sparsity(const nlohmann::json& object);
 
-/// The typed options of top-k (top_k.cpp) and random-k (random_k.cpp).
+/// The typed options of top-k and random-k (sparsifier_options.cpp).
 class SparsifierOptions final : public CompressorOptions {
  public:
   enum class Kind { top_k, random_k };

@@ -1,0 +1,409 @@
+// top-k's selection: the k-th largest magnitude key t of a vector (for d <= 65,536 a radix
+// select on a window of bins below the largest key, then a ranking of the boundary bin's
+// keys; above, a radix histogram on the top 16 bits of the key, then nth_element inside the
+// boundary bin), and the positions of the keys >= t in index order (top_k.cpp keeps those
+// and the first (k − #{key > t}) keys == t: lower index wins). On processors with AVX-512
+// (models/cpu/avx512.hpp, checked at run time) the small-d select's key, boundary-bin and
+// ranking steps, and the kept positions' pass, go eight values at a time; the portable
+// versions stay for every other processor, and tests run both side by side.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#include "models/compress/sparsifiers.hpp"
+#include "models/cpu/avx512.hpp"
+
+namespace dlsim::models {
+
+std::uint64_t magnitude_key(double x) {
+  return std::bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffULL;
+}
+
+namespace {
+
+// Radix selection for small d (the hundreds to tens of thousands of a small model), free of
+// data-dependent branches except at bin boundaries: nth_element's comparisons mispredict
+// on inputs that change each message (measured 6.3 µs per top-k message at d = 784,
+// against 1.9 µs with a radix select; bench/compress_bench.cpp encode_into).
+//  1. The keys, their largest and their smallest non-zero one (AVX-512: eight at a time).
+//  2. A histogram of key >> 48 (the exponent and four mantissa bits: sixteen bins per power
+//     of two) in a window of 1,024 bins ending at the largest key's; keys below the window
+//     (more than about 2^63 times smaller than the largest, zeros) all count in bin 0. Four
+//     interleaved histograms (position i into histogram i mod 4): magnitudes crowd into a
+//     few bins, and increments of one counter would wait on each other. A walk down from
+//     the top bin finds the one holding rank k.
+//  3. That bin's keys are kept, in place (AVX-512: compressed eight at a time). Up to 64
+//     of them are ranked against each other (AVX-512: eight comparisons at once); more are
+//     narrowed 8 bits at a time first. Rank k in bin 0 narrows bin 0's keys from the top
+//     bit down the same way.
+// With two bins per power of two over all 2,048 exponents (the previous version) the
+// boundary bin held 124 keys on average in case (f), and each of its 8-bit passes walked
+// 140 digits; with sixteen, bench/compress_bench.cpp's top-k of 784 takes 1.06 µs instead
+// of 1.21 (eight: 1.21, thirty-two: 1.05). The histograms are all zero between calls: only the bins
+// between the smallest non-zero and the largest key's are cleared at the end, and bin 0, or, when
+// that range is wider than there are keys, each key's own bin.
+constexpr int kSmallShift = 48;
+constexpr std::size_t kWindow = 1024;  // bins of each histogram
+constexpr int kWays = 4;               // interleaved histograms
+constexpr std::size_t kRanked = 64;    // candidates ranked against each other
+
+struct KeyRange {
+  std::uint64_t largest = 0, smallest_nonzero = ~std::uint64_t(0);
+};
+
+// Bin of a key: (key >> 48) − low + 1 inside the window, 0 below it.
+struct Window {
+  std::uint64_t low;  // the smallest key >> 48 with a bin of its own
+  std::size_t bin(std::uint64_t key) const {
+    const std::uint64_t v = key >> kSmallShift;
+    return v >= low ? std::size_t(v - low + 1) : 0;
+  }
+};
+
+Window window_below(std::uint64_t largest) {
+  const std::uint64_t top = largest >> kSmallShift;
+  return {top >= kWindow - 2 ? top - (kWindow - 2) : 0};
+}
+
+// Step 1: keys[i] = the magnitude key of x[i].
+KeyRange keys_portable(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  KeyRange r;
+  for (Eigen::Index i = 0; i < d; ++i) {
+    const std::uint64_t a = magnitude_key(x[i]);
+    keys[i] = a;
+    r.largest = std::max(r.largest, a);
+    r.smallest_nonzero = std::min(r.smallest_nonzero, a == 0 ? ~std::uint64_t(0) : a);
+  }
+  return r;
+}
+
+// Step 2's counting, into the four histograms h (kWays x kWindow).
+void count_bins(const std::uint64_t* keys, Eigen::Index d, Window window, std::uint32_t* h) {
+  Eigen::Index j = 0;
+  for (; j + kWays <= d; j += kWays)
+    for (int w = 0; w < kWays; ++w) ++h[std::size_t(w) * kWindow + window.bin(keys[j + w])];
+  for (; j < d; ++j) ++h[std::size_t(j % kWays) * kWindow + window.bin(keys[j])];
+}
+
+// Step 3: keeps the keys with key >> 48 == v (bin > 0), in place, in order; returns how many.
+std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  std::size_t n = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += (key >> kSmallShift) == v ? 1 : 0;
+  }
+  return n;
+}
+
+// Step 3 for bin 0: the keys below the window.
+std::size_t keep_below(std::uint64_t* keys, Eigen::Index d, Window window) {
+  std::size_t n = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += window.bin(key) == 0 ? 1 : 0;
+  }
+  return n;
+}
+
+// Step 3's ranking: among keys[0, n), the r-th largest (1 ≤ r ≤ n), how many are larger
+// and how many equal it.
+KthKey rank_portable(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t greater = 0, equal = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      greater += keys[j] > keys[i] ? 1 : 0;
+      equal += keys[j] == keys[i] ? 1 : 0;
+    }
+    if (greater < r && r <= greater + equal) return {keys[i], greater, equal};
+  }
+  throw std::logic_error("top-k: no key of the requested rank");
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// GCC 12 reports the undefined lanes some of its own AVX-512 intrinsics start from
+// (_mm512_max_epu64, _mm512_srli_epi64) as uninitialized.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+__attribute__((target("avx512f"))) KeyRange keys_avx512(const double* x, Eigen::Index d,
+                                                        std::uint64_t* keys) {
+  const __m512i magnitude = _mm512_set1_epi64(0x7fffffffffffffffLL);
+  __m512i largest = _mm512_setzero_si512(), smallest = _mm512_set1_epi64(-1);
+  Eigen::Index i = 0;
+  for (; i + 8 <= d; i += 8) {
+    const __m512i key = _mm512_and_si512(_mm512_loadu_si512(x + i), magnitude);
+    _mm512_storeu_si512(keys + i, key);
+    largest = _mm512_max_epu64(largest, key);
+    smallest = _mm512_mask_min_epu64(smallest, _mm512_test_epi64_mask(key, key), smallest, key);
+  }
+  KeyRange r{_mm512_reduce_max_epu64(largest), _mm512_reduce_min_epu64(smallest)};
+  const KeyRange tail = keys_portable(x + i, d - i, keys + i);
+  return {std::max(r.largest, tail.largest), std::min(r.smallest_nonzero, tail.smallest_nonzero)};
+}
+
+__attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d,
+                                                               std::uint64_t v) {
+  const __m512i wanted = _mm512_set1_epi64(std::int64_t(v));
+  std::size_t n = 0;
+  Eigen::Index j = 0;
+  for (; j + 8 <= d; j += 8) {  // writes at n <= j: the eight read are in a register
+    const __m512i key = _mm512_loadu_si512(keys + j);
+    const __mmask8 in_bin = _mm512_cmpeq_epu64_mask(_mm512_srli_epi64(key, kSmallShift), wanted);
+    _mm512_storeu_si512(keys + n, _mm512_maskz_compress_epi64(in_bin, key));
+    n += std::size_t(std::popcount(unsigned(in_bin)));
+  }
+  for (; j < d; ++j) {
+    const std::uint64_t key = keys[j];
+    keys[n] = key;
+    n += (key >> kSmallShift) == v ? 1 : 0;
+  }
+  return n;
+}
+
+__attribute__((target("avx512f"))) KthKey rank_avx512(const std::uint64_t* keys, std::size_t n,
+                                                      std::int64_t r) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const __m512i key = _mm512_set1_epi64(std::int64_t(keys[i]));
+    std::int64_t greater = 0, equal = 0;
+    for (std::size_t j = 0; j < n; j += 8) {
+      const auto lanes = __mmask8(n - j >= 8 ? 0xff : (1u << (n - j)) - 1);
+      const __m512i other = _mm512_maskz_loadu_epi64(lanes, keys + j);
+      greater += std::popcount(unsigned(_mm512_mask_cmpgt_epu64_mask(lanes, other, key)));
+      equal += std::popcount(unsigned(_mm512_mask_cmpeq_epu64_mask(lanes, other, key)));
+    }
+    if (greater < r && r <= greater + equal) return {keys[i], greater, equal};
+  }
+  throw std::logic_error("top-k: no key of the requested rank");
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#else
+KeyRange keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  return keys_portable(x, d, keys);
+}
+std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  return keep_bin_portable(keys, d, v);
+}
+KthKey rank_avx512(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  return rank_portable(keys, n, r);
+}
+#endif
+
+// Zeroes the bins count_bins() touched: [bin of the smallest non-zero key, top bin] and
+// the zeros' bin, or each key's own bin when that range is wider than there are keys.
+void clear_bins(const std::uint64_t* keys, Eigen::Index d, Window window, KeyRange range,
+                std::uint32_t* h) {
+  if (range.smallest_nonzero <= range.largest) {
+    const std::size_t first = window.bin(range.smallest_nonzero), last = window.bin(range.largest);
+    if (last - first >= std::size_t(d)) {
+      for (Eigen::Index j = 0; j < d; ++j)
+        h[std::size_t(j % kWays) * kWindow + window.bin(keys[j])] = 0;
+      return;
+    }
+    for (int w = 0; w < kWays; ++w)
+      std::fill(h + std::size_t(w) * kWindow + first, h + std::size_t(w) * kWindow + last + 1, 0u);
+  }
+  for (int w = 0; w < kWays; ++w) h[std::size_t(w) * kWindow + window.bin(0)] = 0;
+}
+
+}  // namespace
+
+namespace top_k_detail {
+
+KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
+                             std::vector<std::uint64_t>& scratch,
+                             std::vector<std::uint32_t>& histogram, bool vector) {
+  scratch.resize(std::size_t(d) + 8);
+  std::uint64_t* keys = scratch.data();
+  if (histogram.size() != kWays * kWindow) histogram.assign(kWays * kWindow, 0);  // else all zero
+  std::uint32_t* h = histogram.data();
+  const KeyRange range = vector ? keys_avx512(x, d, keys) : keys_portable(x, d, keys);
+  const Window window = window_below(range.largest);
+  count_bins(keys, d, window, h);
+  const auto count = [&](std::size_t b) {
+    std::int64_t c = 0;
+    for (int w = 0; w < kWays; ++w) c += h[std::size_t(w) * kWindow + b];
+    return c;
+  };
+  std::int64_t above = 0;  // keys known to be larger than the ones being resolved
+  std::size_t bin = window.bin(range.largest);
+  while (above + count(bin) < k) above += count(bin--);
+  clear_bins(keys, d, window, range, h);
+
+  std::size_t n;
+  int low;  // bits below `low` are not resolved yet
+  if (bin > 0) {
+    const std::uint64_t v = window.low + bin - 1;
+    n = vector ? keep_bin_avx512(keys, d, v) : keep_bin_portable(keys, d, v);
+    low = kSmallShift;
+  } else {
+    n = keep_below(keys, d, window);
+    low = 64;
+  }
+  std::uint32_t counts[256];
+  while (n > kRanked && low > 0) {
+    const int next_low = std::max(0, low - 8);
+    const std::uint64_t mask = (std::uint64_t(1) << (low - next_low)) - 1;
+    std::fill(std::begin(counts), std::end(counts), 0u);
+    std::uint64_t top = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t digit = (keys[j] >> next_low) & mask;
+      ++counts[digit];
+      top = std::max(top, digit);
+    }
+    std::uint64_t b = top;
+    while (above + std::int64_t(counts[b]) < k) above += counts[b--];
+    std::size_t kept = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t key = keys[j];
+      keys[kept] = key;
+      kept += ((key >> next_low) & mask) == b ? 1 : 0;
+    }
+    n = kept;
+    low = next_low;
+  }
+  if (n > kRanked) return {keys[0], above, std::int64_t(n)};  // every bit resolved: n equal keys
+  const KthKey in_bin =
+      vector ? rank_avx512(keys, n, k - above) : rank_portable(keys, n, k - above);
+  return {in_bin.key, above + in_bin.greater, in_bin.equal};
+}
+
+}  // namespace top_k_detail
+
+namespace {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// indices_at_least with AVX-512F: eight magnitudes compared at once, the kept positions
+// compressed to the front of a register of indices and stored whole (room for d + 8).
+__attribute__((target("avx512f"))) std::size_t indices_at_least_avx512(const double* x,
+                                                                       Eigen::Index d, double t,
+                                                                       std::uint64_t* at) {
+  const __m512i magnitude = _mm512_set1_epi64(0x7fffffffffffffffLL);
+  const __m512d threshold = _mm512_set1_pd(t);
+  __m512i index = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  std::size_t n = 0;
+  Eigen::Index i = 0;
+  for (; i + 8 <= d; i += 8) {
+    const __m512d m = _mm512_castsi512_pd(_mm512_and_si512(_mm512_loadu_si512(x + i), magnitude));
+    const __mmask8 kept = _mm512_cmp_pd_mask(m, threshold, _CMP_NLT_UQ);  // NaN: kept
+    _mm512_storeu_si512(at + n, _mm512_maskz_compress_epi64(kept, index));
+    n += std::size_t(std::popcount(unsigned(kept)));
+    index = _mm512_add_epi64(index, _mm512_set1_epi64(8));
+  }
+  for (; i < d; ++i) {
+    at[n] = std::uint64_t(i);
+    n += std::size_t(!(std::fabs(x[i]) < t));
+  }
+  return n;
+}
+#endif
+
+}  // namespace
+
+// The positions i with |x_i| >= t (and NaN ones: their keys are the largest), ascending,
+// written to `at` (room for d + 8); returns their count. No branch per value: SSE2
+// compares four magnitudes, and their 4-bit mask picks the offsets to write from a table
+// (every slot is written, the count moves past the kept ones).
+std::size_t top_k_detail::indices_at_least(const double* x, Eigen::Index d, double t,
+                                           std::uint64_t* at, bool vector) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (vector) return indices_at_least_avx512(x, d, t, at);
+#endif
+  std::size_t n = 0;
+  Eigen::Index i = 0;
+#if defined(__SSE2__)
+  struct Pick {
+    std::uint8_t offset[4];
+    std::uint8_t count;
+  };
+  static constexpr auto picks = [] {
+    std::array<Pick, 16> p{};
+    for (int m = 0; m < 16; ++m) {
+      std::uint8_t c = 0;
+      for (std::uint8_t b = 0; b < 4; ++b)
+        if (m >> b & 1) p[std::size_t(m)].offset[c++] = b;
+      p[std::size_t(m)].count = c;
+    }
+    return p;
+  }();
+  const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  const __m128d threshold = _mm_set1_pd(t);
+  for (; i + 4 <= d; i += 4) {
+    const __m128d low = _mm_and_pd(_mm_loadu_pd(x + i), magnitude);
+    const __m128d high = _mm_and_pd(_mm_loadu_pd(x + i + 2), magnitude);
+    const int mask = _mm_movemask_pd(_mm_cmpnlt_pd(low, threshold)) |
+                     _mm_movemask_pd(_mm_cmpnlt_pd(high, threshold)) << 2;
+    const Pick& p = picks[std::size_t(mask)];
+    for (int b = 0; b < 4; ++b) at[n + std::size_t(b)] = std::uint64_t(i + p.offset[b]);
+    n += p.count;
+  }
+#endif
+  for (; i < d; ++i) {
+    at[n] = std::uint64_t(i);
+    n += std::size_t(!(std::fabs(x[i]) < t));
+  }
+  return n;
+}
+
+KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
+                       std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram) {
+  const Eigen::Index d = v.size();
+  const double* x = v.data();
+  auto count_greater = [&](std::uint64_t t) {
+    std::int64_t greater = 0;
+    for (const std::uint64_t key : scratch) greater += key > t ? 1 : 0;
+    return greater;
+  };
+  constexpr Eigen::Index kSmall = 1 << 16;
+  if (d <= kSmall)
+    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, avx512_available());
+  // Two interleaved histograms of the top 16 key bits (keys < 2^63: 65536 bins), so that
+  // runs of equal bins do not serialize on one counter.
+  constexpr int kShift = 47;
+  constexpr std::size_t kBins = std::size_t(1) << 16;
+  histogram.assign(2 * kBins, 0);
+  std::uint32_t* even = histogram.data();
+  std::uint32_t* odd = histogram.data() + kBins;
+  Eigen::Index i = 0;
+  for (; i + 1 < d; i += 2) {
+    ++even[magnitude_key(x[i]) >> kShift];
+    ++odd[magnitude_key(x[i + 1]) >> kShift];
+  }
+  if (i < d) ++even[magnitude_key(x[i]) >> kShift];
+  std::int64_t above = 0;
+  std::size_t bin = kBins - 1;
+  while (above + std::int64_t(even[bin] + odd[bin]) < k) {
+    above += std::int64_t(even[bin] + odd[bin]);
+    --bin;
+  }
+  scratch.clear();
+  scratch.reserve(even[bin] + odd[bin]);
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const std::uint64_t key = magnitude_key(x[j]);
+    if ((key >> kShift) == bin) scratch.push_back(key);
+  }
+  const auto rank = std::size_t(k - above - 1);  // 0-based rank inside the bin
+  std::nth_element(scratch.begin(), scratch.begin() + std::ptrdiff_t(rank), scratch.end(),
+                   std::greater<>());
+  const std::uint64_t t = scratch[rank];
+  return {t, above + count_greater(t), 0};
+}
+
+}  // namespace dlsim::models
