@@ -65,8 +65,8 @@ static_assert(check_compressor<TopKCompressor>());
 /// key order is |x| order.
 std::uint64_t magnitude_key(double x);
 
-/// The k-th largest magnitude key t of v (1 ≤ k ≤ d), by selection (top_k_select.cpp), and how many
-/// keys are strictly larger than t.
+/// The k-th largest magnitude key t of v (1 ≤ k ≤ d), by selection (top_k_select.cpp),
+/// and how many keys are strictly larger than t.
 struct KthKey {
   std::uint64_t key = 0;
   std::int64_t greater = 0;
