@@ -113,39 +113,34 @@ TEST_CASE("bit stream: a reader refuses a buffer of the wrong size") {
   CHECK_NOTHROW(BitReader(bytes, 17));
 }
 
+namespace {
+// put_fields of `count` random fields of every width up to Field's bits, after `offset`
+// bits, against put() of each.
+template <class Field>
+void check_put_fields(std::mt19937_64& rng, std::size_t count) {
+  constexpr int kMostWidth = 8 * int(sizeof(Field));
+  for (int width = 1; width <= kMostWidth; ++width) {
+    for (const int offset : {0, 1, 31, 63}) {
+      const std::uint64_t mask = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
+      std::vector<Field> values(count + std::size_t(width));
+      for (auto& v : values) v = Field(rng() & mask);
+      BitWriter fast, slow;
+      fast.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      slow.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
+      fast.put_fields(values.data(), values.size(), width);
+      for (const auto v : values) slow.put(v, width);
+      fast.put(1, 1);
+      slow.put(1, 1);
+      INFO(kMostWidth << "-bit fields, width " << width << " offset " << offset);
+      REQUIRE(fast.bits() == slow.bits());
+      REQUIRE(fast.finish() == slow.finish());
+    }
+  }
+}
+}  // namespace
+
 TEST_CASE("bit stream: put_fields packs like put, at every alignment and width") {
   std::mt19937_64 rng(13);
-  for (int width = 1; width <= 32; ++width) {
-    for (const int offset : {0, 1, 31, 63}) {
-      std::vector<std::uint32_t> values(1000 + std::size_t(width));
-      for (auto& v : values)
-        v = std::uint32_t(rng()) & std::uint32_t((std::uint64_t(1) << width) - 1);
-      BitWriter fast, slow;
-      fast.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
-      slow.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
-      fast.put_fields(values.data(), values.size(), width);
-      for (const auto v : values) slow.put(v, width);
-      fast.put(1, 1);
-      slow.put(1, 1);
-      INFO("width " << width << " offset " << offset);
-      REQUIRE(fast.bits() == slow.bits());
-      REQUIRE(fast.finish() == slow.finish());
-    }
-  }
-  for (int width = 1; width <= 64; ++width) {  // 64-bit fields, up to whole words
-    for (const int offset : {0, 1, 31, 63}) {
-      std::vector<std::uint64_t> values(300 + std::size_t(width));
-      for (auto& v : values) v = width == 64 ? rng() : rng() & ((std::uint64_t(1) << width) - 1);
-      BitWriter fast, slow;
-      fast.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
-      slow.put(0x5a5a5a5a5a5a5a5aULL & ((std::uint64_t(1) << offset) - 1), offset);
-      fast.put_fields(values.data(), values.size(), width);
-      for (const auto v : values) slow.put(v, width);
-      fast.put(1, 1);
-      slow.put(1, 1);
-      INFO("64-bit fields, width " << width << " offset " << offset);
-      REQUIRE(fast.bits() == slow.bits());
-      REQUIRE(fast.finish() == slow.finish());
-    }
-  }
+  check_put_fields<std::uint32_t>(rng, 1000);
+  check_put_fields<std::uint64_t>(rng, 300);  // up to whole words
 }
