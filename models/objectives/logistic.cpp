@@ -2,6 +2,7 @@
 //   log(1 + e^(−m)) = max(−m, 0) + log1p(e^(−|m|)),   σ(t) = 1/(1 + e^(−t)).
 #include "models/objectives/logistic.hpp"
 
+#include "models/cpu/elementwise.hpp"
 #include "models/objectives/batch.hpp"
 
 namespace dlsim::models {
@@ -74,14 +75,10 @@ void Logistic::gradient(const Vector& w, const Dataset& data, std::span<const In
   auto gf = grad.head(features_);
   if (rows.size() == 1) {
     // One row: A_Bᵀu is the row times u, in one pass with the scaling and λ2 w_f instead of
-    // three. Eigen's matrix-vector product adds each x_j·u to +0, which turns a −0 into
-    // +0: kept, so the sums are the general path's bit for bit (tests/logistic_test.cpp).
-    const auto scaled = (0.0 + s.x.row(0).transpose().array() * s.z(0)) * inv_b;
-    if (reg_.l2 != 0) {
-      gf = (scaled + reg_.l2 * wf.array()).matrix();
-    } else {
-      gf = scaled.matrix();
-    }
+    // three: gf = (0 + x_row u)/b + λ2 w_f (models/cpu/elementwise.hpp). Eigen's
+    // matrix-vector product adds each x_j·u to +0, which turns a −0 into +0: kept, so the
+    // sums are the general path's bit for bit (tests/logistic_test.cpp).
+    elementwise::scaled_plus(gf.data(), s.x.data(), s.z(0), inv_b, reg_.l2, wf.data(), features_);
   } else {
     gf.noalias() = s.x.transpose() * s.z;
     gf *= inv_b;

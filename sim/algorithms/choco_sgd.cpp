@@ -107,7 +107,7 @@ class ChocoWorker {
       local_step_at(k, t_.recorder.iteration_limit(), node_.model(), momentum_, gradient_,
                     setup_.local_step, t_.objective);
     });
-    q_ = math_.encode(node_.difference(), dimension_);
+    q_ = math_.encode_difference(node_.model(), node_.public_copy(), dimension_);  // x_i − x̂_i
     const Message own{me_.id(), me_.id(), std::uint64_t(k), q_};
     if (sparse) {  // as the neighbours see it
       node_.sent_with([&](double w, models::Vector& v) { math_.add_own_decoded(own, w, v); });

@@ -6,6 +6,7 @@
 // from the learning-rate schedule (step_size_at in lr_schedule.hpp; local_step_at below).
 #pragma once
 
+#include "models/cpu/elementwise.hpp"
 #include "models/objectives/objective.hpp"
 #include "sim/algorithms/lr_schedule.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -19,7 +20,7 @@ inline void local_step(models::Vector& x, models::Vector& m, const models::Vecto
   if (m.size() != x.size()) m = models::Vector::Zero(x.size());
   const double mu = a.momentum, wd = a.weight_decay;
   if (mu == 0) {
-    x -= eta * (g + wd * x);
+    models::elementwise::descend(x.data(), eta, g.data(), wd, x.size());  // x -= η(g + wd·x)
   } else {
     m = mu * m + g + wd * x;
     if (a.nesterov)

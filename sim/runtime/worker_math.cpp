@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/compress/factory.hpp"
+#include "models/cpu/elementwise.hpp"
 #include "sim/scenario/input_error.hpp"
 
 namespace dlsim::sim {
@@ -72,6 +73,16 @@ void WorkerMath::prefetch_upcoming_batch() const {
 Payload WorkerMath::encode(const models::Vector& v, models::Index dimension, int stream) {
   if (!t_.ranks) return encode_here(v, dimension, stream);
   return t_.ranks->route(NodeId(id_), [&] { return encode_here(v, dimension, stream); });
+}
+
+Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vector& b,
+                                      models::Index dimension, int stream) {
+  if (a.size() != b.size())
+    throw std::logic_error("WorkerMath::encode_difference: vectors of different sizes");
+  models::Vector& input = inputs_[stream];
+  input.resize(a.size());  // same size every time: no allocation once sized
+  models::elementwise::subtract(input.data(), a.data(), b.data(), a.size());
+  return encode(input, dimension, stream);
 }
 
 Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension, int stream) {

@@ -21,7 +21,6 @@
 
 #include <map>
 #include <memory>
-#include <type_traits>
 
 #include "models/data/partition.hpp"
 #include "sim/network/payload_pool.hpp"
@@ -39,15 +38,10 @@ class WorkerMath {
   /// Encodes v with the scenario's compressor on message stream `stream`; `dimension`
   /// is the simulated length when the model has no math.
   Payload encode(const models::Vector& v, models::Index dimension, int stream = 0);
-  /// The same for an Eigen expression (e.g. `x - x_hat`): evaluated into the stream's
-  /// own buffer instead of a temporary vector, so no allocation per message.
-  template <class Expression>
-  requires(!std::is_same_v<Expression, models::Vector>) Payload
-      encode(const Eigen::MatrixBase<Expression>& v, models::Index dimension, int stream = 0) {
-    models::Vector& input = inputs_[stream];
-    input = v;  // same size every time: no allocation once sized
-    return encode(input, dimension, stream);
-  }
+  /// Encodes a − b (CHOCO's x − x̂), computed into the stream's own buffer instead of a
+  /// temporary vector, so no allocation per message (models/cpu/elementwise.hpp).
+  Payload encode_difference(const models::Vector& a, const models::Vector& b,
+                            models::Index dimension, int stream = 0);
   /// Decodes a payload of encode() into out (left empty for models without math).
   void decode(const Message& m, models::Vector& out);
   /// Whether add_decoded() works for the scenario's compressor (top-k: a message names few
@@ -78,7 +72,7 @@ class WorkerMath {
   std::map<int, std::unique_ptr<models::Compressor>> compressors_;  // per stream
   std::map<int, Rng> rngs_;                                         // per stream
   std::map<int, PayloadPool> pools_;                                // per stream
-  std::map<int, models::Vector> inputs_;  // per stream: evaluated expressions
+  std::map<int, models::Vector> inputs_;  // per stream: encode_difference's a − b
   PayloadPool fp32_pool_;
   std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
   models::Fp32Compressor fp32_;
