@@ -177,19 +177,6 @@ class BitReader {
   }
   bool get_bit() { return get(1) != 0; }
 
-  /// Whether the 8 bytes from the current position's byte lie in the message, so that
-  /// get_in_word() may read there.
-  bool word_fits() const { return pos_ / 8 + 8 <= size_; }
-  /// get() from one 8-byte load, without its checks, for a hot loop whose caller knows
-  /// the field lies in the message (a checked size), with width <= 56 and word_fits().
-  std::uint64_t get_in_word(int width) {
-    std::uint64_t word;
-    std::memcpy(&word, data_ + pos_ / 8, 8);
-    const std::uint64_t value = (word >> (pos_ % 8)) & mask(width);
-    pos_ += std::uint64_t(width);
-    return value;
-  }
-
   std::uint64_t get_elias_omega() {
     std::uint64_t n = 1;
     while (get_bit()) {

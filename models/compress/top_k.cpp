@@ -1,6 +1,7 @@
 // top-k: the k largest |v_i| (ties: lower index first), as ascending indices and fp32
 // values, k(32 + ceil(log2 d)) bits; the selection is in top_k_select.cpp.
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -73,20 +74,35 @@ void TopKCompressor::for_each_kept(const Encoded& message, Kept&& kept) const {
   const Eigen::Index d = message.dimension;
   const std::int64_t k = kept_coordinates(options_, d);
   const int index_bits = ceil_log2(std::uint64_t(d));
-  // Two readers over the one message: the k indices, and the k values after them. The
-  // size is checked, so every field lies in the message: while the value's 8-byte word
-  // fits (the index's lies before it), both are read from one load each without checks;
-  // the last few through get().
+  // The k indices, then the k values after them. The size is checked, so every field lies
+  // in the message: while the value's 8-byte word fits (the index's lies before it), both
+  // are read from one load each at positions computed from j, without checks (plain
+  // locals, so that nothing is kept in memory across the caller's stores); the last few
+  // through BitReader::get().
+  const std::byte* bytes = message.bytes.data();
+  const std::uint64_t size = message.bytes.size();
+  const std::uint64_t index_mask = (std::uint64_t(1) << (index_bits & 63)) - 1;
+  const std::uint64_t values_at = std::uint64_t(k) * std::uint64_t(index_bits);
+  const auto word_at = [&](std::uint64_t bit) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes + bit / 8, 8);
+    return word >> (bit % 8);
+  };
+  std::int64_t j = 0;
+  if (index_bits <= 56) {
+    std::uint64_t index_bit = 0, value_bit = values_at;
+    for (; j < k && value_bit / 8 + 8 <= size;
+         ++j, index_bit += std::uint64_t(index_bits), value_bit += 32) {
+      const std::uint64_t i = word_at(index_bit) & index_mask;
+      const auto q = std::bit_cast<float>(std::uint32_t(word_at(value_bit)));
+      if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
+      kept(Eigen::Index(i), double(q));
+    }
+  }
   BitReader indices(message.bytes, message.bits);
   BitReader values(message.bytes, message.bits);
-  values.skip(std::uint64_t(k) * std::uint64_t(index_bits));
-  std::int64_t j = 0;
-  for (; j < k && index_bits <= 56 && values.word_fits(); ++j) {
-    const std::uint64_t i = indices.get_in_word(index_bits);
-    const auto q = std::bit_cast<float>(std::uint32_t(values.get_in_word(32)));
-    if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
-    kept(Eigen::Index(i), double(q));
-  }
+  indices.skip(std::uint64_t(j) * std::uint64_t(index_bits));
+  values.skip(values_at + std::uint64_t(j) * 32);
   for (; j < k; ++j) {
     const std::uint64_t i = indices.get(index_bits);
     if (i >= std::uint64_t(d)) throw std::invalid_argument("top-k decode: index out of range");
@@ -97,7 +113,8 @@ void TopKCompressor::for_each_kept(const Encoded& message, Kept&& kept) const {
 void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const {
   check(message);
   out.setZero(message.dimension);
-  for_each_kept(message, [&](Eigen::Index i, double q) { out(i) = q; });
+  double* to = out.data();
+  for_each_kept(message, [to](Eigen::Index i, double q) { to[i] = q; });
 }
 
 void TopKCompressor::add_decoded(const Encoded& message, double weight,
@@ -107,7 +124,8 @@ void TopKCompressor::add_decoded(const Encoded& message, double weight,
     throw std::invalid_argument("top-k decode: a message of " + std::to_string(message.dimension) +
                                 " coordinates added to a vector of " +
                                 std::to_string(target.size()));
-  for_each_kept(message, [&](Eigen::Index i, double q) { target(i) += weight * q; });
+  double* to = target.data();
+  for_each_kept(message, [to, weight](Eigen::Index i, double q) { to[i] += weight * q; });
 }
 
 bool TopKCompressor::add_last_encoded(double weight, Eigen::VectorXd& target) const {
