@@ -218,6 +218,41 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
   }
 }
 
+TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both paths") {
+  // Step 1½ keeps only the keys >= half the largest when at least k are: `many` keys in
+  // [0.55, 1], the rest in [0, 0.45]. k = many takes it with every kept key needed,
+  // k = many + 1 is refused (the keys are computed again), k > d/8 does not try. The
+  // result must be the sort's, and the histograms all zero afterwards.
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> high(0.55, 1.0), low(0.0, 0.45);
+  constexpr Eigen::Index d = 801;
+  for (const bool vector : {false, true}) {
+    if (vector && !avx512_available()) continue;
+    std::vector<std::uint64_t> scratch;
+    std::vector<std::uint32_t> histogram;
+    for (const std::int64_t many : {1, 7, 64, 99}) {
+      Eigen::VectorXd v(d);
+      for (Eigen::Index i = 0; i < d; ++i) v(i) = (rng() % 2 ? 1 : -1) * low(rng);
+      for (std::int64_t j = 0; j < many; ++j) v(Eigen::Index(rng() % d)) = high(rng);
+      std::vector<std::uint64_t> sorted(static_cast<std::size_t>(d));
+      for (Eigen::Index i = 0; i < d; ++i) sorted[std::size_t(i)] = magnitude_key(v(i));
+      std::sort(sorted.begin(), sorted.end(), std::greater<>());
+      const auto large = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.5; });
+      for (const std::int64_t k : {std::int64_t(large), std::int64_t(large) + 1, d / 8 + 1}) {
+        INFO("vector " << vector << ", keys >= half the largest " << large << ", k = " << k);
+        const auto [key, greater, equal] =
+            top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector);
+        const std::uint64_t expected = sorted[std::size_t(k - 1)];
+        CHECK(key == expected);
+        CHECK(greater == std::count_if(sorted.begin(), sorted.end(),
+                                       [&](std::uint64_t m) { return m > expected; }));
+        CHECK(equal == std::count(sorted.begin(), sorted.end(), expected));
+        CHECK(std::all_of(histogram.begin(), histogram.end(), [](auto c) { return c == 0; }));
+      }
+    }
+  }
+}
+
 TEST_CASE("top-k: kept positions with and without AVX-512 agree with a scalar scan") {
   // NaNs (kept), infinities, zeros and values equal to the threshold, at lengths around
   // both versions' steps; the scan is the definition: !(|x_i| < t).

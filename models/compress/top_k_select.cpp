@@ -37,7 +37,7 @@ namespace {
 // against 1.9 µs with a radix select; bench/compress_bench.cpp encode_into).
 //  1. The keys, their largest and their smallest non-zero one (AVX-512: eight at a time).
 //     When at least k keys are >= half the largest, only those are kept (in place) and
-//     take part below; else the keys are computed again and all of them do.
+//     take part below; else the keys are computed again and all of them do (k ≤ d/8 only).
 //  2. A histogram of key >> 48 (the exponent and four mantissa bits: sixteen bins per power
 //     of two) in a window of 1,024 bins ending at the largest key's; keys below the window
 //     (more than about 2^63 times smaller than the largest, zeros) all count in bin 0. Four
@@ -275,10 +275,12 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   // Step 1½: when at least k keys are >= half the largest (one exponent step below it;
   // in case (f) 96 % of messages, with 203 such keys of 785 on average), the k-th largest
   // and every key it is compared with are among them: only those are kept and counted.
-  // Otherwise the keys are computed again and all are counted.
+  // Otherwise the keys are computed again and all are counted. Not tried when k > d/8:
+  // fewer keys than that are usually so large (13 % of a Gaussian's), and the pass and the
+  // second computation of the keys would be wasted.
   constexpr std::uint64_t kExponentStep = std::uint64_t(1) << 52;
   Eigen::Index counted = d;  // keys[0, counted) take part from here on
-  if (range.largest >= kExponentStep) {
+  if (range.largest >= kExponentStep && 8 * k <= d) {
     const std::uint64_t half = range.largest - kExponentStep;
     const std::size_t n =
         vector ? keep_at_least_avx512(keys, d, half) : keep_at_least_portable(keys, d, half);
