@@ -149,6 +149,18 @@ TEST_CASE("top-k: the small-d radix selection agrees with a full sort, every k")
 
 namespace {
 enum class Input { spread, zeros, ties, narrow, far };
+
+// The small-d select's answer for rank k against the keys sorted in descending order: the
+// key, how many are larger, how many equal it; and its histograms left all zero.
+void check_against_sort(const std::vector<std::uint64_t>& sorted, std::int64_t k, const KthKey& got,
+                        const std::vector<std::uint32_t>& histogram) {
+  const std::uint64_t expected = sorted[std::size_t(k - 1)];
+  CHECK(got.key == expected);
+  CHECK(got.greater ==
+        std::count_if(sorted.begin(), sorted.end(), [&](std::uint64_t m) { return m > expected; }));
+  CHECK(got.equal == std::count(sorted.begin(), sorted.end(), expected));
+  CHECK(std::all_of(histogram.begin(), histogram.end(), [](std::uint32_t c) { return c == 0; }));
+}
 }  // namespace
 
 TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a sort") {
@@ -203,15 +215,9 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
         for (const std::int64_t k : {std::int64_t(1), std::int64_t((d + 1) / 2), std::int64_t(d)}) {
           INFO("AVX-512 " << vector << ", d = " << d << ", input " << int(input) << ", k = " << k);
-          const auto [key, greater, equal] =
-              detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector);
-          const std::uint64_t expected = sorted[std::size_t(k - 1)];
-          CHECK(key == expected);
-          CHECK(greater == std::count_if(sorted.begin(), sorted.end(),
-                                         [&](std::uint64_t m) { return m > expected; }));
-          CHECK(equal == std::count(sorted.begin(), sorted.end(), expected));
-          CHECK(std::all_of(histogram.begin(), histogram.end(),
-                            [](std::uint32_t c) { return c == 0; }));
+          check_against_sort(
+              sorted, k, detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector),
+              histogram);
         }
       }
     }
@@ -220,11 +226,12 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
 
 TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both paths") {
   // Step 1½ keeps only the keys >= half the largest when at least k are: `many` keys in
-  // [0.55, 1], the rest in [0, 0.45]. k = many takes it with every kept key needed,
-  // k = many + 1 is refused (the keys are computed again), k > d/8 does not try. The
+  // [0.95, 1], the rest in [0, 0.45], so exactly the large ones are >= half the largest.
+  // k = their count takes it with every kept key needed,
+  // one more is refused (the keys are computed again), k > d/8 does not try. The
   // result must be the sort's, and the histograms all zero afterwards.
   std::mt19937_64 rng(8);
-  std::uniform_real_distribution<double> high(0.55, 1.0), low(0.0, 0.45);
+  std::uniform_real_distribution<double> high(0.95, 1.0), low(0.0, 0.45);
   constexpr Eigen::Index d = 801;
   for (const bool vector : {false, true}) {
     if (vector && !avx512_available()) continue;
@@ -240,14 +247,10 @@ TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both pat
       const auto large = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.5; });
       for (const std::int64_t k : {std::int64_t(large), std::int64_t(large) + 1, d / 8 + 1}) {
         INFO("vector " << vector << ", keys >= half the largest " << large << ", k = " << k);
-        const auto [key, greater, equal] =
-            top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector);
-        const std::uint64_t expected = sorted[std::size_t(k - 1)];
-        CHECK(key == expected);
-        CHECK(greater == std::count_if(sorted.begin(), sorted.end(),
-                                       [&](std::uint64_t m) { return m > expected; }));
-        CHECK(equal == std::count(sorted.begin(), sorted.end(), expected));
-        CHECK(std::all_of(histogram.begin(), histogram.end(), [](auto c) { return c == 0; }));
+        check_against_sort(
+            sorted, k,
+            top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector),
+            histogram);
       }
     }
   }

@@ -97,24 +97,24 @@ void count_bins(const std::uint64_t* keys, Eigen::Index d, Window window, std::u
   for (; j < d; ++j) ++h[std::size_t(j % kWays) * kWindow + window.bin(keys[j])];
 }
 
-// Step 3: keeps the keys with key >> 48 == v (bin > 0), in place, in order; returns how many.
-std::size_t keep_bin_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
-  std::size_t n = 0;
-  for (Eigen::Index j = 0; j < d; ++j) {
-    const std::uint64_t key = keys[j];
-    keys[n] = key;
-    n += (key >> kSmallShift) == v ? 1 : 0;
-  }
-  return n;
+// Which keys a compaction keeps: those of bin v, key >> 48 == v (step 3, bin > 0), or
+// those >= v (step 1½).
+enum class Keep { bin, at_least };
+
+template <Keep kind>
+bool keeps(std::uint64_t key, std::uint64_t v) {
+  return kind == Keep::bin ? (key >> kSmallShift) == v : key >= v;
 }
 
-// Step 1½: keeps the keys >= b, in place, in order; returns how many.
-std::size_t keep_at_least_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t b) {
-  std::size_t n = 0;
-  for (Eigen::Index j = 0; j < d; ++j) {
+// Keeps the keys `kind` selects, in place, in order, from position j on (n of those before
+// j were kept); returns how many are kept in all.
+template <Keep kind>
+std::size_t keep_portable(std::uint64_t* keys, Eigen::Index d, std::uint64_t v, Eigen::Index j = 0,
+                          std::size_t n = 0) {
+  for (; j < d; ++j) {
     const std::uint64_t key = keys[j];
     keys[n] = key;
-    n += key >= b ? 1 : 0;
+    n += keeps<kind>(key, v) ? 1 : 0;
   }
   return n;
 }
@@ -168,43 +168,21 @@ __attribute__((target("avx512f"))) KeyRange keys_avx512(const double* x, Eigen::
   return {std::max(r.largest, tail.largest), std::min(r.smallest_nonzero, tail.smallest_nonzero)};
 }
 
-__attribute__((target("avx512f"))) std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d,
-                                                               std::uint64_t v) {
+template <Keep kind>
+__attribute__((target("avx512f"))) std::size_t keep_avx512(std::uint64_t* keys, Eigen::Index d,
+                                                           std::uint64_t v) {
   const __m512i wanted = _mm512_set1_epi64(std::int64_t(v));
   std::size_t n = 0;
   Eigen::Index j = 0;
   for (; j + 8 <= d; j += 8) {  // writes at n <= j: the eight read are in a register
     const __m512i key = _mm512_loadu_si512(keys + j);
-    const __mmask8 in_bin = _mm512_cmpeq_epu64_mask(_mm512_srli_epi64(key, kSmallShift), wanted);
-    _mm512_storeu_si512(keys + n, _mm512_maskz_compress_epi64(in_bin, key));
-    n += std::size_t(std::popcount(unsigned(in_bin)));
-  }
-  for (; j < d; ++j) {
-    const std::uint64_t key = keys[j];
-    keys[n] = key;
-    n += (key >> kSmallShift) == v ? 1 : 0;
-  }
-  return n;
-}
-
-__attribute__((target("avx512f"))) std::size_t keep_at_least_avx512(std::uint64_t* keys,
-                                                                    Eigen::Index d,
-                                                                    std::uint64_t b) {
-  const __m512i bound = _mm512_set1_epi64(std::int64_t(b));
-  std::size_t n = 0;
-  Eigen::Index j = 0;
-  for (; j + 8 <= d; j += 8) {  // writes at n <= j: the eight read are in a register
-    const __m512i key = _mm512_loadu_si512(keys + j);
-    const __mmask8 kept = _mm512_cmpge_epu64_mask(key, bound);
+    const __mmask8 kept = kind == Keep::bin
+                              ? _mm512_cmpeq_epu64_mask(_mm512_srli_epi64(key, kSmallShift), wanted)
+                              : _mm512_cmpge_epu64_mask(key, wanted);
     _mm512_storeu_si512(keys + n, _mm512_maskz_compress_epi64(kept, key));
     n += std::size_t(std::popcount(unsigned(kept)));
   }
-  for (; j < d; ++j) {
-    const std::uint64_t key = keys[j];
-    keys[n] = key;
-    n += key >= b ? 1 : 0;
-  }
-  return n;
+  return keep_portable<kind>(keys, d, v, j, n);
 }
 
 __attribute__((target("avx512f"))) KthKey rank_avx512(const std::uint64_t* keys, std::size_t n,
@@ -231,11 +209,9 @@ __attribute__((target("avx512f"))) KthKey rank_avx512(const std::uint64_t* keys,
 KeyRange keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys) {
   return keys_portable(x, d, keys);
 }
-std::size_t keep_bin_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
-  return keep_bin_portable(keys, d, v);
-}
-std::size_t keep_at_least_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t b) {
-  return keep_at_least_portable(keys, d, b);
+template <Keep kind>
+std::size_t keep_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  return keep_portable<kind>(keys, d, v);
 }
 KthKey rank_avx512(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
   return rank_portable(keys, n, r);
@@ -282,8 +258,8 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   Eigen::Index counted = d;  // keys[0, counted) take part from here on
   if (range.largest >= kExponentStep && 8 * k <= d) {
     const std::uint64_t half = range.largest - kExponentStep;
-    const std::size_t n =
-        vector ? keep_at_least_avx512(keys, d, half) : keep_at_least_portable(keys, d, half);
+    const std::size_t n = vector ? keep_avx512<Keep::at_least>(keys, d, half)
+                                 : keep_portable<Keep::at_least>(keys, d, half);
     if (std::int64_t(n) >= k) {
       counted = Eigen::Index(n);
       range.smallest_nonzero = half;  // a lower bound of the counted keys
@@ -306,7 +282,8 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   int low;  // bits below `low` are not resolved yet
   if (bin > 0) {
     const std::uint64_t v = window.low + bin - 1;
-    n = vector ? keep_bin_avx512(keys, counted, v) : keep_bin_portable(keys, counted, v);
+    n = vector ? keep_avx512<Keep::bin>(keys, counted, v)
+               : keep_portable<Keep::bin>(keys, counted, v);
     low = kSmallShift;
   } else {
     n = keep_below(keys, counted, window);
