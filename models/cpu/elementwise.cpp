@@ -4,8 +4,10 @@
 // under the baseline target. Compiled with -ffp-contract=off (CMakeLists.txt).
 #include "models/cpu/elementwise.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define DLSIM_AVX512 __attribute__((target("avx512f", "prefer-vector-width=512")))
+#if defined(__x86_64__) && defined(__clang__)
+#define DLSIM_AVX512 __attribute__((target("avx512f")))
+#elif defined(__x86_64__) && defined(__GNUC__)  // g++ alone takes the vector width here
+#define DLSIM_AVX512 __attribute__((target("avx512f,prefer-vector-width=512")))
 #else
 #define DLSIM_AVX512
 #endif
