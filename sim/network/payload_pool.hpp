@@ -32,11 +32,11 @@ class PayloadPool {
   /// overwrite), or a new one added to the pool.
   std::shared_ptr<models::Encoded> acquire() {
     const std::size_t n = buffers_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t k = (next_ + i) % n;  // round robin: the oldest first
+    std::size_t k = next_;  // round robin: the oldest first (no division: called per message)
+    for (std::size_t i = 0; i < n; ++i, k = k + 1 == n ? 0 : k + 1) {
       if (buffers_[k].use_count() == 1) {
         std::atomic_thread_fence(std::memory_order_acquire);
-        next_ = (k + 1) % n;
+        next_ = k + 1 == n ? 0 : k + 1;
         return buffers_[k];
       }
     }
