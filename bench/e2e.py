@@ -5,8 +5,15 @@ events per second, peak RSS, simulated time, target).
 
     /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
     /usr/bin/python3 bench/e2e.py --cases e1,e2,f,f32,fi # issue 18: 1M and 2M workers, small model
+    /usr/bin/python3 bench/e2e.py --cases e1,e1h --runs 3 # 1M workers, without and with huge pages
     make bench-e2e
 
+The runs go round robin over the cases (run 1 of every case, then run 2, ...), so that a
+machine whose speed drifts slows every case alike; compare cases of one invocation.
+
+Cases e1h and e2h are e1 and e2 with glibc's malloc asking for transparent huge pages
+(environment GLIBC_TUNABLES=glibc.malloc.hugetlb=1; it has an effect when
+/sys/kernel/mm/transparent_hugepage/enabled is "always" or "madvise").
 Wall and CPU seconds come from /usr/bin/time -v (elapsed, user + system) and peak RSS
 from its "Maximum resident set size"; events and simulated time from summary.json.
 Case (b) runs CHOCO-SGD with --threads 1 and --threads 2 and checks that metrics.csv is
@@ -45,6 +52,12 @@ CASES = {
            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-1m-profile.json"), [], 15.0, 4e9),
     "e2": ("(e2) D-PSGD ring 2M workers, 10 rounds",
            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-2m-profile.json"), [], None, None),
+    # The same two with malloc's transparent huge pages (CASE_ENV below): 700 times fewer page
+    # faults and TLB misses, but a huge page costs more to find when memory is fragmented.
+    "e1h": ("(e1h) the same as (e1), glibc.malloc.hugetlb=1",
+            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-1m-profile.json"), [], 15.0, 4e9),
+    "e2h": ("(e2h) the same as (e2), glibc.malloc.hugetlb=1",
+            os.path.join(ROOT, "bench", "scenarios", "gossip-ring-2m-profile.json"), [], None, None),
     "f": ("(f) CHOCO ring 9, logistic d=785, batch 1, 3 epochs",
           "choco-ring9-fmnist-logistic-batch1.json", [], 0.7, None),
     # (f) with the features stored as floats (data.storage float32: half the memory and
@@ -58,16 +71,22 @@ CASES = {
            "choco-ring9-fmnist-logistic-batch1.json", ["--inline-metrics"], 0.7, None),
 }
 
+# Environment added to a case's runs.
+HUGE_PAGES = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
+CASE_ENV = {"e1h": HUGE_PAGES, "e2h": HUGE_PAGES}
+
 
 def supports_threads(dlsim):
     out = subprocess.run([dlsim, "run", "--help"], capture_output=True, text=True)
     return "--threads" in out.stdout + out.stderr
 
 
-def timed(cmd):
-    """Runs cmd under /usr/bin/time -v: its stdout, wall and CPU seconds, peak RSS bytes."""
+def timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time -v (with env added to the environment): its stdout, wall
+    and CPU seconds, peak RSS bytes."""
     cmd = ["/usr/bin/time", "-v"] + cmd
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=dict(os.environ, **env) if env else None)
     if proc.returncode != 0:
         sys.exit(f"e2e: {' '.join(cmd)} failed:\n{proc.stderr}")
     err = proc.stderr
@@ -84,8 +103,9 @@ def timed(cmd):
     return proc.stdout, seconds, cpu, rss
 
 
-def run_once(dlsim, scenario, flags, out_dir):
-    _, seconds, cpu, rss = timed([dlsim, "run", scenario, "--out", out_dir, "--quiet"] + flags)
+def run_once(dlsim, scenario, flags, out_dir, env=None):
+    _, seconds, cpu, rss = timed([dlsim, "run", scenario, "--out", out_dir, "--quiet"] + flags,
+                                 env)
     with open(os.path.join(out_dir, "summary.json")) as f:
         totals = json.load(f)["totals"]
     with open(os.path.join(out_dir, "metrics.csv")) as f:
@@ -118,13 +138,23 @@ def main():
     scratch = tempfile.mkdtemp(prefix="dlsim-e2e-")
     rows, notes, results = [], [], {}
     try:
-        for cid in ids:
+        def case(cid):
             label, file, flags, target_wall, target_rss = CASES["b1" if cid == "b" else cid]
             if cid == "b":
                 label, flags = "(b) CHOCO fmnist 16w (no --threads)", []
-            runs = [run_once(args.dlsim, os.path.join(SCENARIOS, file), flags,
-                             os.path.join(scratch, f"{cid}-{k}")) for k in range(args.runs)]
-            results[cid] = runs
+            return label, os.path.join(SCENARIOS, file), flags, target_wall, target_rss
+
+        for cid in ids:
+            results[cid] = []
+        for k in range(args.runs):  # round robin: a drifting machine slows every case alike
+            for cid in ids:
+                _, scenario, flags, _, _ = case(cid)
+                results[cid].append(run_once(args.dlsim, scenario, flags,
+                                             os.path.join(scratch, f"{cid}-{k}"),
+                                             CASE_ENV.get(cid)))
+        for cid in ids:
+            label, _, _, target_wall, target_rss = case(cid)
+            runs = results[cid]
             wall = statistics.median(r["wall"] for r in runs)
             cpu = statistics.median(r["cpu"] for r in runs)
             rss = max(r["rss"] for r in runs)
