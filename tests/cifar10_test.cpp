@@ -1,14 +1,18 @@
 // CIFAR-10 binary reader (models/data/cifar10.cpp) on small generated files: records
 // decode byte for byte into C×H×W rows in [0,1], any whole number of records per file;
 // truncated, missing or misnamed files and labels above 9 are refused naming the file.
-// Then end to end: softmax and a small ResNet (option A shortcuts, group normalization)
-// learn a pattern planted in generated 3×32×32 images (the class is the brightest colour
-// channel), read through data.source cifar10, well above chance after a short run.
+// Stored as byte codes or floats directly, the values are those of the doubles, and a run
+// gives the same metrics.csv. Then end to end: softmax and a small ResNet (option A shortcuts,
+// group normalization) learn a pattern planted in generated 3×32×32 images (the class is the
+// brightest colour channel), read through data.source cifar10, well above chance after a short run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
+#include <utility>
 #include <vector>
 
 #include "models/data/sources.hpp"
@@ -211,4 +215,90 @@ TEST_CASE("cifar10: softmax and a small ResNet learn the brightest channel from 
     INFO("test accuracy " << accuracy << " (chance 1/3)");
     CHECK(accuracy > 0.8);
   }
+}
+
+// The reader writes the storage asked for directly, one file at a time: float64 with byte
+// codes keeps the pixel bytes and a table of p/255 (the same doubles), float32 the floats
+// FeatureMatrix::to_float32 makes of those doubles. The first file's record has every
+// byte value 0..255 as a pixel (12 times).
+TEST_CASE("cifar10: stored as byte codes or floats, the values of the doubles") {
+  const fs::path dir = write_valid("cifar-storage");
+  Record every_byte(kRecord);
+  every_byte[0] = 4;
+  for (int j = 0; j < 3072; ++j) every_byte[1 + j] = (unsigned char)(j % 256);
+  write_file(dir / "data_batch_1.bin", {every_byte});
+  DataSplit plain = load_cifar10(dir.string());
+  const DataSplit coded = load_cifar10(dir.string(), Storage::float64, /*byte_codes=*/true);
+  const DataSplit floats = load_cifar10(dir.string(), Storage::float32);
+  CHECK_FALSE(plain.train.features.is_coded());
+  CHECK_FALSE(plain.train.features.is_float32());
+  REQUIRE(coded.train.features.is_coded());
+  REQUIRE(coded.test->features.is_coded());
+  CHECK(coded.train.features.value_bytes() == 1);
+  REQUIRE(floats.train.features.is_float32());
+  REQUIRE(floats.test->features.is_float32());
+  for (const auto& [loaded, reference] : {std::pair{&coded.train, &plain.train},
+                                          std::pair{&coded.test.value(), &plain.test.value()}}) {
+    REQUIRE(loaded->size() == reference->size());
+    Index differing = 0;
+    for (Index i = 0; i < reference->size(); ++i)
+      for (Index j = 0; j < 3072; ++j)
+        differing += loaded->features(i, j) != reference->features(i, j);
+    CHECK(differing == 0);
+    CHECK(loaded->labels == reference->labels);
+  }
+  std::vector<bool> seen(256);
+  for (Index i = 0; i < coded.train.size(); ++i)
+    for (Index j = 0; j < 3072; ++j)
+      seen[std::size_t(plain.train.features(i, j) * 255.0 + 0.5)] = true;
+  CHECK(std::count(seen.begin(), seen.end(), true) == 256);
+  plain.train.features.to_float32();
+  plain.test->features.to_float32();
+  CHECK(floats.train.features.view_float32() == plain.train.features.view_float32());
+  CHECK(floats.test->features.view_float32() == plain.test->features.view_float32());
+  CHECK(floats.train.labels == plain.train.labels);
+}
+
+// Through prepare() and a run: with nothing editing the values, cifar10 keeps byte codes
+// (the memory estimate counts 1 byte a feature and nothing while loading); train_samples
+// (here all 15 rows, so the same rows) makes it load doubles as before. Both runs must
+// write the same metrics.csv but for wall_s. 15 training and 3 test rows of 3,072:
+//   coded: data 18 x (3,072 x 1 + 8) + 15 shard indices x 8 = 55,560; loading 0
+//   plain: data 18 x (3,072 x 8 + 8) + 120 = 442,632; loading 18 x 3,073 x 8 = 442,512
+TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
+  const fs::path dir = write_valid("cifar-direct");
+  json doc = {{"seed", 3},
+              {"workers", 2},
+              {"data", {{"source", "cifar10"}, {"path", dir.string()}}},
+              {"model", {{"kind", "softmax"}}},
+              {"algorithm", {{"kind", "sgd"}, {"batch_size", 4}, {"step_size", 0.1}}},
+              {"stop", {{"iterations", 6}}},
+              {"metrics", {{"every", {{"iterations", 2}}}}}};
+  const auto piece = [](const dlsim::sim::PreparedRun& p, const std::string& name) {
+    for (const auto& q : p.memory.pieces)
+      if (q.name == name) return q.bytes;
+    FAIL("no piece " << name);
+    return 0.0;
+  };
+  const auto without_wall = [](const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line, out;
+    while (std::getline(in, line)) out += line.substr(0, line.rfind(',')) + "\n";
+    return out;
+  };
+  const auto coded = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK(coded.data->train.features.is_coded());
+  CHECK(coded.data->test->features.is_coded());
+  CHECK(piece(coded, "data") == Approx(55560));
+  CHECK(piece(coded, "loading") == 0);
+  const auto coded_run = dlsim::test::run_scenario(doc, "cifar-direct-coded");
+
+  doc["data"]["train_samples"] = 15;
+  const auto plain = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK_FALSE(plain.data->train.features.is_coded());
+  CHECK(piece(plain, "data") == Approx(442632));
+  CHECK(piece(plain, "loading") == Approx(442512));
+  const auto plain_run = dlsim::test::run_scenario(doc, "cifar-direct-plain");
+  CHECK(std::count(coded_run.metrics_csv.begin(), coded_run.metrics_csv.end(), '\n') == 5);
+  CHECK(without_wall(coded_run.metrics_csv) == without_wall(plain_run.metrics_csv));
 }

@@ -7,7 +7,6 @@
 #include <libdeflate.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <future>
@@ -18,6 +17,7 @@
 
 #include "models/data/byte_buffer.hpp"
 #include "models/data/mapped_file.hpp"
+#include "models/data/pixel_features.hpp"
 #include "models/data/sources.hpp"
 
 namespace dlsim::models {
@@ -111,31 +111,6 @@ std::vector<std::uint32_t> idx_dims(const ByteBuffer& b, const std::string& path
   return d;
 }
 
-// The n x pixels features of the pixel bytes in `file` after its 16-byte header: double(p)
-// / 255; with `byte_codes`, the bytes themselves and a table of those 256 doubles
-// (FeatureMatrix::of_codes, the same values); for float32 storage that double rounded to
-// a float (FeatureMatrix::to_float32's value, from a table of the 256). Neither makes a
-// float64 copy.
-FeatureMatrix pixel_features(ByteBuffer file, Index n, Index pixels, Storage storage,
-                             bool byte_codes) {
-  constexpr std::size_t kHeader = 16;
-  const unsigned char* bytes = file.data() + kHeader;
-  if (storage == Storage::float64 && byte_codes) {
-    std::array<double, 256> value{};
-    for (std::size_t b = 0; b < value.size(); ++b) value[b] = double(b) / 255.0;
-    return FeatureMatrix::of_codes(std::move(file), n, pixels, value, kHeader);
-  }
-  using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const Bytes> p(bytes, n, pixels);
-  if (storage == Storage::float64) return Matrix(p.cast<double>() / 255.0);
-  std::array<float, 256> value{};
-  for (std::size_t b = 0; b < value.size(); ++b) value[b] = float(double(b) / 255.0);
-  MatrixF x(n, pixels);
-  float* to = x.data();
-  for (Index i = 0; i < n * pixels; ++i) to[i] = value[bytes[i]];
-  return FeatureMatrix::of_floats(std::move(x));
-}
-
 Dataset load_pair(const std::string& images_path, const std::string& labels_path, Storage storage,
                   bool byte_codes) {
   auto images = read_gzip(images_path);
@@ -150,7 +125,8 @@ Dataset load_pair(const std::string& images_path, const std::string& labels_path
   if (n == 0 || pixels == 0) throw DataError(images_path, "no images");
 
   Dataset data;
-  data.features = pixel_features(std::move(images), n, pixels, storage, byte_codes);
+  constexpr std::size_t kHeader = 16;  // the pixels follow the IDX header
+  data.features = pixel_features(std::move(images), kHeader, n, pixels, storage, byte_codes);
   data.labels =
       Eigen::Map<const Eigen::Matrix<unsigned char, Eigen::Dynamic, 1>>(labels.data() + 8, n)
           .cast<double>();

@@ -60,8 +60,8 @@ std::vector<Key> data_common_keys() {
                "normalize channel: the standard deviation of every channel, e.g. [0.5] or "
                "[0.2023, 0.1994, 0.2010] (with channel_mean)."),
       defaulted("storage", one_of({"float64", "float32"}), "float64",
-                "How the features are kept in memory once prepared: float64 (fashion-mnist "
-                "data that nothing edits is kept as its pixel bytes with a table of their "
+                "How the features are kept in memory once prepared: float64 (fashion-mnist or "
+                "cifar10 data that nothing edits is kept as its pixel bytes with a table of their "
                 "values: an eighth of the memory, the same results), or float32 (every value "
                 "rounded once to the nearest float after normalization: half the memory, and "
                 "full-data evaluations read half the bytes; the math stays in doubles, so "

@@ -85,7 +85,7 @@ class DataOptions {
   /// before they are stored. A source that can write them so directly does, with the
   /// values FeatureMatrix::to_float32() would give, and never holds a float64 copy; for
   /// float64 it may keep byte codes (FeatureMatrix::of_codes, the same values)
-  /// (fashion-mnist: pixel bytes). The others return float64 storage and leave the
+  /// (fashion-mnist, cifar10: pixel bytes). The others return float64 storage and leave the
   /// narrowing to the caller.
   virtual DataSplit load(std::mt19937_64& rng, const DenseCheck& check, Storage /*storage*/) const {
     return load(rng, check);

@@ -71,9 +71,12 @@ DataSplit load_year_prediction_msd(const std::string& path, Index train_rows);
 /// CIFAR-10, binary version, from the folder `dir` (cifar-10-batches-bin):
 /// data_batch_1.bin .. data_batch_5.bin for training, test_batch.bin for test, each any
 /// whole number of 3,073-byte records (label 0..9, then the R, G, B planes of 32×32).
-/// Rows are 3,072 pixels in C×H×W order scaled to [0, 1]. Throws DataError(file, ...) for
-/// a missing, truncated or malformed file.
-DataSplit load_cifar10(const std::string& dir);
+/// Rows are 3,072 pixels in C×H×W order scaled to [0, 1], stored as `storage` (as
+/// load_fashion_mnist does: float32 written as floats directly, float64 with `byte_codes`
+/// as the pixel bytes and a table of their values). Throws DataError(file, ...) for a
+/// missing, truncated or malformed file.
+DataSplit load_cifar10(const std::string& dir, Storage storage = Storage::float64,
+                       bool byte_codes = false);
 
 /// Keeps a seeded random `samples` rows of the training set (in their original order).
 void subsample_train(DataSplit& split, Index samples, std::mt19937_64& rng);

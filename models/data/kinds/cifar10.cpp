@@ -15,6 +15,13 @@ struct Cifar10Source final : DataOptions {
   DataSplit load(std::mt19937_64& /*rng*/) const override {
     return or_config_error("path", [&] { return load_cifar10(dir); });
   }
+  DataSplit load(std::mt19937_64& /*rng*/, const DenseCheck& /*check*/,
+                 Storage storage) const override {
+    // Nothing edits the values before they are stored: float64 keeps the pixel bytes.
+    return or_config_error("path", [&] {
+      return load_cifar10(dir, storage, /*byte_codes=*/storage == Storage::float64);
+    });
+  }
   DataShape shape() const override {
     return {.image = ImageShape{3, 32, 32},
             .image_text = "cifar10 images are 3x32x32",
@@ -46,7 +53,7 @@ const DataSourceRegistration registered{{
                        "data_batch_5.bin for training, test_batch.bin for test; each a whole "
                        "number of 3,073-byte records (label byte 0..9, then 3,072 pixel "
                        "bytes).")},
-    .facts = {.official_test_set = true},
+    .facts = {.official_test_set = true, .writes_storage = true},
     .read = read,
     .order = 4,
 }};
