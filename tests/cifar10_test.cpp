@@ -259,12 +259,13 @@ TEST_CASE("cifar10: stored as byte codes or floats, the values of the doubles") 
   CHECK(floats.train.labels == plain.train.labels);
 }
 
-// Through prepare() and a run: with nothing editing the values, cifar10 keeps byte codes
-// (the memory estimate counts 1 byte a feature and nothing while loading); train_samples
-// (here all 15 rows, so the same rows) makes it load doubles as before. Both runs must
-// write the same metrics.csv but for wall_s. 15 training and 3 test rows of 3,072:
-//   coded: data 18 x (3,072 x 1 + 8) + 15 shard indices x 8 = 55,560; loading 0
-//   plain: data 18 x (3,072 x 8 + 8) + 120 = 442,632; loading 18 x 3,073 x 8 = 442,512
+// Through prepare() and a run: with nothing editing the values, cifar10 keeps byte codes,
+// and so does the eval_samples subsample (the memory estimate counts 1 byte a feature and
+// nothing while loading); train_samples (here all 15 rows, so the same rows) makes it load
+// doubles as before. Both runs must write the same metrics.csv but for wall_s. 15 training,
+// 3 test and 6 eval rows of 3,072:
+//   coded: data 24 x (3,072 x 1 + 8) + 15 shard indices x 8 = 74,040; loading 0
+//   plain: data 24 x (3,072 x 8 + 8) + 120 = 590,136; loading 18 x 3,073 x 8 = 442,512
 TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
   const fs::path dir = write_valid("cifar-direct");
   json doc = {{"seed", 3},
@@ -273,7 +274,7 @@ TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
               {"model", {{"kind", "softmax"}}},
               {"algorithm", {{"kind", "sgd"}, {"batch_size", 4}, {"step_size", 0.1}}},
               {"stop", {{"iterations", 6}}},
-              {"metrics", {{"every", {{"iterations", 2}}}}}};
+              {"metrics", {{"every", {{"iterations", 2}}}, {"eval_samples", 6}}}};
   const auto piece = [](const dlsim::sim::PreparedRun& p, const std::string& name) {
     for (const auto& q : p.memory.pieces)
       if (q.name == name) return q.bytes;
@@ -289,14 +290,19 @@ TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
   const auto coded = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
   CHECK(coded.data->train.features.is_coded());
   CHECK(coded.data->test->features.is_coded());
-  CHECK(piece(coded, "data") == Approx(55560));
+  REQUIRE(coded.data->eval);
+  CHECK(coded.data->eval->features.is_coded());
+  CHECK(coded.data->eval->size() == 6);
+  CHECK(piece(coded, "data") == Approx(74040));
   CHECK(piece(coded, "loading") == 0);
   const auto coded_run = dlsim::test::run_scenario(doc, "cifar-direct-coded");
 
   doc["data"]["train_samples"] = 15;
   const auto plain = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
   CHECK_FALSE(plain.data->train.features.is_coded());
-  CHECK(piece(plain, "data") == Approx(442632));
+  REQUIRE(plain.data->eval);
+  CHECK_FALSE(plain.data->eval->features.is_coded());
+  CHECK(piece(plain, "data") == Approx(590136));
   CHECK(piece(plain, "loading") == Approx(442512));
   const auto plain_run = dlsim::test::run_scenario(doc, "cifar-direct-plain");
   CHECK(std::count(coded_run.metrics_csv.begin(), coded_run.metrics_csv.end(), '\n') == 5);

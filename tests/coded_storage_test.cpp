@@ -289,6 +289,32 @@ TEST_CASE("coded storage: reads, widening to plain storage, and what it refuses"
   CHECK(t.coded.features.view() == t.plain.features.view());
 }
 
+// select_rows (the eval_samples subsample, models/data/preprocess.cpp) keeps the storage:
+// the rows of codes with the same table, of floats, or of doubles, in the order given.
+TEST_CASE("coded storage: selected rows keep their storage and values") {
+  std::mt19937_64 rng(29);
+  Twin t = twin(9, 5, 2, rng);
+  const std::vector<Index> rows{8, 0, 3, 3};
+  const Matrix expected = t.plain.features.view()(rows, Eigen::all);
+  const FeatureMatrix coded = t.coded.features.select_rows(rows);
+  REQUIRE(coded.is_coded());
+  REQUIRE(coded.rows() == 4);
+  REQUIRE(coded.cols() == 5);
+  Matrix widened;
+  coded.gather(std::vector<Index>{0, 1, 2, 3}, widened);
+  CHECK(widened == expected);
+  const FeatureMatrix plain = t.plain.features.select_rows(rows);
+  CHECK_FALSE(plain.is_coded());
+  CHECK_FALSE(plain.is_float32());
+  CHECK(plain.view() == expected);
+  FeatureMatrix floats = t.plain.features;
+  floats.to_float32();
+  const FeatureMatrix selected = floats.select_rows(rows);
+  REQUIRE(selected.is_float32());
+  CHECK(selected.view_float32() == expected.cast<float>());
+  CHECK(t.coded.features.select_rows(std::vector<Index>{}).rows() == 0);
+}
+
 TEST_CASE("coded storage: codes after a header are read in place") {
   std::mt19937_64 rng(25);
   const auto table = spread_table(rng);

@@ -46,6 +46,26 @@ FeatureMatrix FeatureMatrix::of_floats(MatrixF values) {
   return owned_float32(at, rows, cols, std::move(holder));
 }
 
+FeatureMatrix FeatureMatrix::select_rows(std::span<const Index> rows) const {
+  const Index n = Index(rows.size()), c = cols();
+  if (is_coded()) {
+    ByteBuffer bytes(std::size_t(n * c));
+    for (Index i = 0; i < n; ++i)
+      std::memcpy(bytes.data() + i * c, codes() + rows[std::size_t(i)] * c, std::size_t(c));
+    return of_codes(std::move(bytes), n, c, table_->value);
+  }
+  if (is_float32()) {
+    const ViewF from = view_float32();
+    MatrixF values(n, c);
+    for (Index i = 0; i < n; ++i) values.row(i) = from.row(rows[std::size_t(i)]);
+    return of_floats(std::move(values));
+  }
+  const View from = view();
+  Matrix values(n, c);
+  for (Index i = 0; i < n; ++i) values.row(i) = from.row(rows[std::size_t(i)]);
+  return values;
+}
+
 FeatureMatrix FeatureMatrix::of_codes(ByteBuffer bytes, Index rows, Index cols,
                                       const std::array<double, 256>& table, std::size_t first) {
   const std::size_t codes = bytes.size() >= first ? bytes.size() - first : 0;

@@ -200,6 +200,11 @@ class FeatureMatrix {
   /// loader that writes floats).
   static FeatureMatrix of_floats(MatrixF values);
 
+  /// The rows `rows` (in that order) as owned storage of the same kind: float64, float32
+  /// or byte codes with the same table (a subsample keeps the values and the memory per
+  /// value).
+  FeatureMatrix select_rows(std::span<const Index> rows) const;
+
   /// Byte-coded storage becomes plain float64 storage of the same values (what ranks
   /// share, tools/dlsim/mpi_data_sharing.cpp); any other storage is left as it is.
   void decode_codes() {

@@ -19,7 +19,7 @@ namespace {
 
 Dataset take_rows(const Dataset& data, const std::vector<Index>& rows) {
   Dataset out;
-  out.features = Matrix(data.features.view()(rows, Eigen::all));
+  out.features = data.features.select_rows(rows);
   out.labels = data.labels(rows);
   out.classes = data.classes;
   return out;

@@ -29,12 +29,12 @@ namespace dlsim::sim {
 namespace {
 
 // The storage the source may write directly: the scenario's, when no step between
-// loading and storing edits the values or selects rows (they work on plain float64
-// storage); none otherwise (float64, narrowed after those steps).
+// loading and storing edits the values or selects training rows (they work on plain
+// float64 storage); none otherwise (float64, narrowed after those steps). The
+// eval_samples subsample copies rows in whatever storage they have.
 std::optional<models::Storage> storage_at_load(const Scenario& s) {
   const DataSpec& d = s.data;
-  const bool edits =
-      d.test_fraction > 0 || d.train_samples || d.normalize != "none" || s.metrics.eval_samples;
+  const bool edits = d.test_fraction > 0 || d.train_samples || d.normalize != "none";
   if (edits) return std::nullopt;
   return d.storage == "float32" ? models::Storage::float32 : models::Storage::float64;
 }
