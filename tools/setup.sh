@@ -15,7 +15,7 @@ for arg in "$@"; do
 done
 
 packages=(
-  build-essential cmake
+  build-essential cmake lld
   libeigen3-dev libboost-graph-dev nlohmann-json3-dev catch2 libcli11-dev
   libfmt-dev libspdlog-dev libbenchmark-dev libspectra-dev
   python3-matplotlib python3-pandas python3-pytest
