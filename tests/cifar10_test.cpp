@@ -261,11 +261,12 @@ TEST_CASE("cifar10: stored as byte codes or floats, the values of the doubles") 
 
 // Through prepare() and a run: with nothing editing the values, cifar10 keeps byte codes,
 // and so does the eval_samples subsample (the memory estimate counts 1 byte a feature and
-// nothing while loading); train_samples (here all 15 rows, so the same rows) makes it load
-// doubles as before. Both runs must write the same metrics.csv but for wall_s. 15 training,
-// 3 test and 6 eval rows of 3,072:
+// nothing while loading). The same prepared run with its rows decoded to doubles must
+// write the same metrics.csv but for wall_s. 15 training, 3 test and 6 eval rows of 3,072:
 //   coded: data 24 x (3,072 x 1 + 8) + 15 shard indices x 8 = 74,040; loading 0
-//   plain: data 24 x (3,072 x 8 + 8) + 120 = 590,136; loading 18 x 3,073 x 8 = 442,512
+// A train_samples subsample (10 of the 15 rows) copies rows as codes too; loading then
+// counts the 18 loaded rows and the 10 copies at their stored size:
+//   data (10 + 3 + 6) x 3,080 + 10 x 8 = 58,600; loading 28 x 3,080 = 86,240
 TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
   const fs::path dir = write_valid("cifar-direct");
   json doc = {{"seed", 3},
@@ -297,14 +298,24 @@ TEST_CASE("cifar10: stored as loaded, the same run as from doubles") {
   CHECK(piece(coded, "loading") == 0);
   const auto coded_run = dlsim::test::run_scenario(doc, "cifar-direct-coded");
 
-  doc["data"]["train_samples"] = 15;
-  const auto plain = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
-  CHECK_FALSE(plain.data->train.features.is_coded());
-  REQUIRE(plain.data->eval);
-  CHECK_FALSE(plain.data->eval->features.is_coded());
-  CHECK(piece(plain, "data") == Approx(590136));
-  CHECK(piece(plain, "loading") == Approx(442512));
-  const auto plain_run = dlsim::test::run_scenario(doc, "cifar-direct-plain");
+  const auto decoded_run = [&](const json& scenario, const std::string& stem) {
+    auto plain = dlsim::sim::prepare(dlsim::sim::load_scenario(scenario));
+    for (auto* data : {&plain.data->train, &*plain.data->test, &*plain.data->eval})
+      data->features.decode_codes();
+    REQUIRE_FALSE(plain.data->train.features.is_coded());
+    return dlsim::test::run_prepared(plain, stem);
+  };
+  const auto plain_run = decoded_run(doc, "cifar-direct-plain");
   CHECK(std::count(coded_run.metrics_csv.begin(), coded_run.metrics_csv.end(), '\n') == 5);
   CHECK(without_wall(coded_run.metrics_csv) == without_wall(plain_run.metrics_csv));
+
+  doc["data"]["train_samples"] = 10;
+  const auto sub = dlsim::sim::prepare(dlsim::sim::load_scenario(doc));
+  CHECK(sub.data->train.features.is_coded());
+  CHECK(sub.data->train.size() == 10);
+  CHECK(piece(sub, "data") == Approx(58600));
+  CHECK(piece(sub, "loading") == Approx(86240));
+  const auto sub_run = dlsim::test::run_scenario(doc, "cifar-direct-sub");
+  CHECK(without_wall(sub_run.metrics_csv) ==
+        without_wall(decoded_run(doc, "cifar-direct-sub-plain").metrics_csv));
 }

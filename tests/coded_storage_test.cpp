@@ -20,6 +20,7 @@
 #include "models/cpu/avx512.hpp"
 #include "models/data/byte_buffer.hpp"
 #include "models/data/coded_rows.hpp"
+#include "models/data/sources.hpp"
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
 #include "models/objectives/least_squares.hpp"
@@ -313,6 +314,52 @@ TEST_CASE("coded storage: selected rows keep their storage and values") {
   REQUIRE(selected.is_float32());
   CHECK(selected.view_float32() == expected.cast<float>());
   CHECK(t.coded.features.select_rows(std::vector<Index>{}).rows() == 0);
+}
+
+// A channel normalization with one map for every channel (models/data/preprocess.cpp)
+// maps the table, not the codes: every value must be the double that (x - m) / s gives on
+// float64 storage, through normalize_channels itself on both storages, for Fashion-MNIST's
+// own statistics (neither a power of two); a copy sharing the codes keeps the old values.
+TEST_CASE("coded storage: a channel normalization maps the table to the doubles' values") {
+  std::mt19937_64 rng(31);
+  const auto codes = random_codes(256 * 6, rng);
+  ByteBuffer bytes(codes.begin(), codes.end());
+  for (std::size_t c = 0; c < 256; ++c) bytes[c] = std::uint8_t(c);  // every code appears
+  const auto table = pixel_table(255);
+  dlsim::models::DataSplit coded, plain, alone;
+  alone.train.features = FeatureMatrix::of_codes(bytes, 256, 6, table);
+  coded.train.features = FeatureMatrix::of_codes(std::move(bytes), 256, 6, table);
+  std::vector<Index> all(256);
+  for (Index i = 0; i < 256; ++i) all[std::size_t(i)] = i;
+  Matrix values;
+  coded.train.features.gather(all, values);
+  plain.train.features = values;
+  const FeatureMatrix before = coded.train.features;  // shares the codes
+  const std::vector<double> mean{0.2860, 0.2860}, sd{0.3530, 0.3530};
+  dlsim::models::normalize_channels(coded, 2, mean, sd);
+  dlsim::models::normalize_channels(plain, 2, mean, sd);
+  REQUIRE(coded.train.features.is_coded());
+  Matrix mapped;
+  coded.train.features.gather(all, mapped);
+  CHECK(mapped == plain.train.features.view());
+  CHECK(mapped(0, 1) == (1.0 / 255 - 0.2860) / 0.3530);
+  Matrix old;
+  before.gather(all, old);
+  CHECK(old == values);
+  // Alone (no copy shares the codes): mapped in place, to the same values.
+  dlsim::models::normalize_channels(alone, 2, mean, sd);
+  REQUIRE(alone.train.features.is_coded());
+  Matrix in_place;
+  alone.train.features.gather(all, in_place);
+  CHECK(in_place == plain.train.features.view());
+  // Two channels with different maps: decoded first, then each its own.
+  dlsim::models::DataSplit two;
+  two.train.features =
+      FeatureMatrix::of_codes(ByteBuffer(codes.begin(), codes.end()), 256, 6, table);
+  dlsim::models::normalize_channels(two, 2, {0.5, 0.25}, {0.5, 0.5});
+  REQUIRE_FALSE(two.train.features.is_coded());
+  CHECK(two.train.features(0, 0) == (table[codes[0]] - 0.5) / 0.5);
+  CHECK(two.train.features(0, 3) == (table[codes[3]] - 0.25) / 0.5);
 }
 
 TEST_CASE("coded storage: codes after a header are read in place") {

@@ -36,8 +36,8 @@ struct RunOutput {
   std::filesystem::path dir;
 };
 
-inline RunOutput run_scenario(const nlohmann::json& doc, const std::string& stem = "run") {
-  auto prepared = sim::prepare(sim::load_scenario(doc));
+// Runs a prepared scenario (which a test may have changed) into a fresh folder.
+inline RunOutput run_prepared(sim::PreparedRun& prepared, const std::string& stem = "run") {
   sim::RunOptions options;
   options.out_dir = fresh_dir(stem);
   RunOutput out;
@@ -45,6 +45,11 @@ inline RunOutput run_scenario(const nlohmann::json& doc, const std::string& stem
   out.metrics_csv = read_text(options.out_dir / "metrics.csv");
   out.dir = options.out_dir;
   return out;
+}
+
+inline RunOutput run_scenario(const nlohmann::json& doc, const std::string& stem = "run") {
+  auto prepared = sim::prepare(sim::load_scenario(doc));
+  return run_prepared(prepared, stem);
 }
 
 }  // namespace dlsim::test

@@ -66,6 +66,19 @@ FeatureMatrix FeatureMatrix::select_rows(std::span<const Index> rows) const {
   return values;
 }
 
+void FeatureMatrix::shift_scale_codes(double shift, double scale) {
+  if (!is_coded()) throw std::logic_error("FeatureMatrix::shift_scale_codes: not byte codes");
+  std::array<double, 256> values;
+  for (std::size_t c = 0; c < values.size(); ++c) values[c] = (table_->value[c] - shift) / scale;
+  if (keep_alive_.use_count() == 1) {  // ours alone, made non-const by of_codes: in place
+    const_cast<Codes*>(static_cast<const Codes*>(keep_alive_.get()))->table = CodeTable(values);
+    return;
+  }
+  ByteBuffer bytes(std::size_t(rows_ * cols_));  // a copy keeps the old values
+  if (!bytes.empty()) std::memcpy(bytes.data(), codes(), bytes.size());
+  *this = of_codes(std::move(bytes), rows_, cols_, values);
+}
+
 FeatureMatrix FeatureMatrix::of_codes(ByteBuffer bytes, Index rows, Index cols,
                                       const std::array<double, 256>& table, std::size_t first) {
   const std::size_t codes = bytes.size() >= first ? bytes.size() - first : 0;

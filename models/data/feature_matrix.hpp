@@ -205,6 +205,11 @@ class FeatureMatrix {
   /// value).
   FeatureMatrix select_rows(std::span<const Index> rows) const;
 
+  /// Byte-coded storage: every value v becomes (v − shift) / scale, computed once for each
+  /// of the table's 256 values (the doubles that expression gives on float64 storage); the
+  /// codes stay. In place when no copy shares the codes. std::logic_error otherwise.
+  void shift_scale_codes(double shift, double scale);
+
   /// Byte-coded storage becomes plain float64 storage of the same values (what ranks
   /// share, tools/dlsim/mpi_data_sharing.cpp); any other storage is left as it is.
   void decode_codes() {

@@ -54,16 +54,28 @@ void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng
   split.train = take_rows(split.train, train);
 }
 
+bool channel_map_is_one(const std::vector<double>& mean, const std::vector<double>& std) {
+  return !mean.empty() && !std.empty() &&
+         std::all_of(mean.begin(), mean.end(), [&](double m) { return m == mean.front(); }) &&
+         std::all_of(std.begin(), std.end(), [&](double s) { return s == std.front(); });
+}
+
 void normalize_channels(DataSplit& split, Index channels, std::vector<double> mean,
                         std::vector<double> std) {
-  Matrix& train = split.train.features.owned();
-  if (channels < 1 || train.cols() % channels != 0)
-    throw std::invalid_argument("normalize: " + std::to_string(train.cols()) +
+  const FeatureMatrix& features = split.train.features;
+  if (channels < 1 || features.cols() % channels != 0)
+    throw std::invalid_argument("normalize: " + std::to_string(features.cols()) +
                                 " features do not split into " + std::to_string(channels) +
                                 " channels");
-  if (train.rows() == 0) throw std::invalid_argument("normalize: empty training set");
-  const Index pixels = train.cols() / channels;
+  if (features.rows() == 0) throw std::invalid_argument("normalize: empty training set");
+  FeatureMatrix* test = split.test ? &split.test->features : nullptr;
+  if (!channel_map_is_one(mean, std)) {  // statistics, or a map per channel: on the doubles
+    split.train.features.decode_codes();
+    if (test) test->decode_codes();
+  }
+  const Index pixels = features.cols() / channels;
   if (mean.empty()) {
+    const Matrix& train = split.train.features.owned();
     const double count = double(train.rows()) * double(pixels);
     for (Index c = 0; c < channels; ++c) {
       const auto block = train.middleCols(c * pixels, pixels).array();
@@ -73,14 +85,19 @@ void normalize_channels(DataSplit& split, Index channels, std::vector<double> me
       std.push_back(sd > 0 ? sd : 1.0);
     }
   }
-  const auto apply = [&](Matrix& x) {
+  const auto apply = [&](FeatureMatrix& f) {
+    if (f.is_coded()) {  // one map for every channel: the 256 values go through it
+      f.shift_scale_codes(mean.front(), std.front());
+      return;
+    }
+    Matrix& x = f.owned();
     for (Index c = 0; c < channels; ++c) {
       auto block = x.middleCols(c * pixels, pixels).array();
       block = (block - mean[std::size_t(c)]) / std[std::size_t(c)];
     }
   };
-  apply(train);
-  if (split.test) apply(split.test->features.owned());
+  apply(split.train.features);
+  if (test) apply(*test);
 }
 
 void normalize(DataSplit& split, const std::string& kind) {

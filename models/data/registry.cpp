@@ -61,8 +61,10 @@ std::vector<Key> data_common_keys() {
                "[0.2023, 0.1994, 0.2010] (with channel_mean)."),
       defaulted("storage", one_of({"float64", "float32"}), "float64",
                 "How the features are kept in memory once prepared: float64 (fashion-mnist or "
-                "cifar10 data that nothing edits is kept as its pixel bytes with a table of their "
-                "values: an eighth of the memory, the same results), or float32 (every value "
+                "cifar10 data is kept as its pixel bytes with a table of their values, an eighth "
+                "of the memory and the same results, unless a normalize needs the doubles: "
+                "standard, minmax, or channel with computed statistics or per-channel values "
+                "that differ), or float32 (every value "
                 "rounded once to the nearest float after normalization: half the memory, and "
                 "full-data evaluations read half the bytes; the math stays in doubles, so "
                 "results differ from float64 only by that rounding)."),

@@ -82,9 +82,9 @@ class DataOptions {
     return load(rng);
   }
   /// load(rng, check), asked for features stored as `storage`, which no step edits
-  /// before they are stored. A source that can write them so directly does, with the
-  /// values FeatureMatrix::to_float32() would give, and never holds a float64 copy; for
-  /// float64 it may keep byte codes (FeatureMatrix::of_codes, the same values)
+  /// before they are stored (row selections copy rows as stored). A source that can write them so
+  /// directly does, with the values FeatureMatrix::to_float32() would give, and never holds a
+  /// float64 copy; for float64 it may keep byte codes (FeatureMatrix::of_codes, the same values)
   /// (fashion-mnist, cifar10: pixel bytes). The others return float64 storage and leave the
   /// narrowing to the caller.
   virtual DataSplit load(std::mt19937_64& rng, const DenseCheck& check, Storage /*storage*/) const {

@@ -90,9 +90,16 @@ void split_test_fraction(DataSplit& split, double fraction, std::mt19937_64& rng
 /// Images stored channel-major with `channels` channels: every pixel of channel c becomes
 /// (x − mean[c]) / std[c] (torchvision's Normalize). Empty `mean` and `std`: the mean and
 /// population standard deviation of all the channel's values in the training split (a
-/// constant channel is only centred). Applied to both splits.
+/// constant channel is only centred). Applied to both splits. Byte-coded storage stays
+/// coded when one map serves every channel (channel_map_is_one): the table's 256 values
+/// go through it, the same doubles as on float64 storage; otherwise it is decoded first.
 void normalize_channels(DataSplit& split, Index channels, std::vector<double> mean,
                         std::vector<double> std);
+
+/// Whether normalize_channels with these means and deviations maps every value through one
+/// (x − m) / s: both given, every mean equal and every deviation equal (one channel, or
+/// torchvision's usual 0.5 and 0.5 for all three).
+bool channel_map_is_one(const std::vector<double>& mean, const std::vector<double>& std);
 
 /// none | standard (zero mean, unit variance) | minmax ([0,1]); statistics come from
 /// the training split only and are applied to both splits. Constant columns are left

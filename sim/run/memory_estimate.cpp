@@ -116,11 +116,20 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   const double stored_row_bytes = value_bytes * double(z.features) + 8;  // and the label
   const double rows = double(z.train_rows + z.test_rows + z.eval_rows);
   // (float32 storage is made in place, in the doubles' memory: no more than loading.)
-  const double loading = double(z.loading_rows) * row_bytes;
-  e.pieces.push_back({"loading", loading,
-                      fmt::format("{} rows held while loading x {} values x 8 bytes",
-                                  z.loading_rows, z.features + 1),
-                      data_key(s)});
+  // A source that stores as it loads holds its rows, and their copies, at the stored size.
+  const double loading =
+      double(z.loading_rows) * (z.loaded_as_stored ? stored_row_bytes : row_bytes);
+  e.pieces.push_back(
+      {"loading", loading,
+       z.loaded_as_stored
+           ? fmt::format("{} rows held while loading x ({} features x {} + an 8-byte label)",
+                         z.loading_rows, z.features,
+                         z.coded     ? "1 byte (codes)"
+                         : z.float32 ? "4 bytes"
+                                     : "8 bytes")
+           : fmt::format("{} rows held while loading x {} values x 8 bytes", z.loading_rows,
+                         z.features + 1),
+       data_key(s)});
   e.pieces.push_back(
       {"data", rows * stored_row_bytes + 8 * double(z.train_rows),
        z.float32 || z.coded

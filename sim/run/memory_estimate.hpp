@@ -82,6 +82,7 @@ struct RunSizes {
   std::int64_t eval_rows = 0;
   std::int64_t features = 0;
   std::int64_t loading_rows = 0;  // rows held at once while the data is prepared
+  bool loaded_as_stored = false;  // the source stored them as the run keeps them (not doubles)
   bool float32 = false;           // data.storage float32: 4 bytes per stored value
   bool coded = false;             // float64 kept as byte codes: 1 byte per stored value
   // The model.

@@ -29,14 +29,18 @@ namespace dlsim::sim {
 namespace {
 
 // The storage the source may write directly: the scenario's, when no step between
-// loading and storing edits the values or selects training rows (they work on plain
-// float64 storage); none otherwise (float64, narrowed after those steps). The
-// eval_samples subsample copies rows in whatever storage they have.
+// loading and storing edits the values (they work on plain float64 storage); none
+// otherwise (float64, narrowed after those steps). Row selections (test_fraction,
+// train_samples, eval_samples) copy rows in whatever storage they have, and a channel
+// normalization with one map for every channel maps byte codes' table (float64 only:
+// float32 is rounded after it).
 std::optional<models::Storage> storage_at_load(const Scenario& s) {
   const DataSpec& d = s.data;
-  const bool edits = d.test_fraction > 0 || d.train_samples || d.normalize != "none";
-  if (edits) return std::nullopt;
-  return d.storage == "float32" ? models::Storage::float32 : models::Storage::float64;
+  const bool float32 = d.storage == "float32";
+  const bool coded_map = d.normalize == "channel" && !float32 &&
+                         models::channel_map_is_one(d.channel_mean, d.channel_std);
+  if (d.normalize != "none" && !coded_map) return std::nullopt;
+  return float32 ? models::Storage::float32 : models::Storage::float64;
 }
 
 // Whether the source stores the values as the scenario asks while it loads them, holding
@@ -83,7 +87,17 @@ std::int64_t loading_peak_rows(const DataSpec& d, std::int64_t loaded, std::int6
   return loaded + copies;
 }
 
-// `loading_rows`: loading_peak_rows of this data.
+// The rows the estimate's "loading" piece counts: loading_peak_rows, or, when the source
+// stores the values as it loads them (then counted at their stored size), 0 unless a
+// copy makes that moment larger than the data itself.
+std::int64_t loading_rows_of(const Scenario& s, std::int64_t loaded, std::int64_t loaded_train,
+                             std::int64_t split_train) {
+  const std::int64_t peak = loading_peak_rows(s.data, loaded, loaded_train, split_train);
+  if (!loads_directly(s)) return peak;
+  return peak > loaded ? peak : 0;
+}
+
+// `loading_rows`: loading_rows_of this data.
 models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
                             std::int64_t& loading_rows) {
   const DataSpec& d = s.data;
@@ -97,8 +111,7 @@ models::DataSplit load_data(const Scenario& s, const models::DenseCheck& check,
     auto rng = make_rng(s.seed, "test-split");
     models::split_test_fraction(split, d.test_fraction, rng);
   }
-  loading_rows =
-      loads_directly(s) ? 0 : loading_peak_rows(d, loaded, loaded_train, split.train.size());
+  loading_rows = loading_rows_of(s, loaded, loaded_train, split.train.size());
   if (d.train_samples) {
     auto rng = make_rng(s.seed, "train-samples");
     models::subsample_train(split, *d.train_samples, rng);
@@ -199,10 +212,9 @@ RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape,
     const auto moved = std::int64_t(std::floor(double(loaded_train) * s.data.test_fraction));
     z.test_rows = shape.test_samples + moved;  // test_fraction moves rows, adds none
     z.train_rows = loaded_train - moved;
-    z.loading_rows = loads_directly(s)
-                         ? 0
-                         : loading_peak_rows(s.data, loaded_train + shape.test_samples,
-                                             loaded_train, z.train_rows);
+    z.loading_rows =
+        loading_rows_of(s, loaded_train + shape.test_samples, loaded_train, z.train_rows);
+    z.loaded_as_stored = loads_directly(s);
     if (s.data.train_samples) z.train_rows = std::min(z.train_rows, *s.data.train_samples);
     z.features = shape.features.value_or(0);
     z.float32 = s.data.storage == "float32";
@@ -242,6 +254,7 @@ RunSizes final_sizes(const PreparedRun& p, const PrepareOptions& options,
     z.float32 = p.data->train.features.is_float32();
     z.coded = p.data->train.features.is_coded();
     z.loading_rows = loading_rows;
+    z.loaded_as_stored = loads_directly(s);
   }
   z.values = objective.has_math() ? objective.dimension() : 0;
   z.parameters = objective.parameters();
