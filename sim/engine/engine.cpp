@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "sim/engine/heap_prefault.hpp"
+
 namespace dlsim::sim {
 
 Engine::~Engine() {
@@ -31,6 +33,7 @@ void Engine::spawn(Task<void> process) {
   auto h = process.handle();
   h.promise().observer = this;
   processes_.push_back(std::move(process));
+  if ((processes_.size() & 255) == 0) HeapPrefault::poll();  // frames come fast here
   schedule_resume(now_, h);
 }
 
@@ -73,6 +76,7 @@ void Engine::run(SimTime until) {
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     // A stop request (a signal) is honoured within a bounded number of events, even in
     // one endless iteration (a link that drops almost every packet).
+    if ((events_ & 255) == 0) HeapPrefault::poll();
     if (stop_request_ && (events_ & 1023) == 0 && stop_request_->load(std::memory_order_relaxed))
       stopped_ = true;
   }
@@ -97,7 +101,10 @@ void Engine::run_jobs() {
   if (pool_) {
     pool_->run_all(here);
   } else {
-    for (ComputeJob* job : here) job->run();
+    for (std::size_t i = 0; i < here.size(); ++i) {
+      here[i]->run();
+      if ((i & 255) == 255) HeapPrefault::poll();  // a phase of a million jobs allocates
+    }
   }
   jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (exchange_) exchange_->exchange(running_);

@@ -74,6 +74,18 @@ double messages_per_round(const Scenario& s, const topo::GraphSchedule* graph,
   return collective_memory(s.algorithm.collective, double(s.workers)).messages_per_round;
 }
 
+// One stored row as the estimate's texts show it: "(784 features x 1 byte (codes) + an
+// 8-byte label)", and the doubles' "785 values x 8 bytes" (the label among them).
+std::string row_text(const RunSizes& z) {
+  return fmt::format("({} features x {} + an 8-byte label)", z.features,
+                     z.coded     ? "1 byte (codes)"
+                     : z.float32 ? "4 bytes"
+                                 : "8 bytes");
+}
+std::string double_row_text(const RunSizes& z) {
+  return fmt::format("{} values x 8 bytes", z.features + 1);
+}
+
 }  // namespace
 
 std::string format_bytes(double bytes) {
@@ -119,23 +131,14 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // A source that stores as it loads holds its rows, and their copies, at the stored size.
   const double loading =
       double(z.loading_rows) * (z.loaded_as_stored ? stored_row_bytes : row_bytes);
-  e.pieces.push_back(
-      {"loading", loading,
-       z.loaded_as_stored
-           ? fmt::format("{} rows held while loading x ({} features x {} + an 8-byte label)",
-                         z.loading_rows, z.features,
-                         z.coded     ? "1 byte (codes)"
-                         : z.float32 ? "4 bytes"
-                                     : "8 bytes")
-           : fmt::format("{} rows held while loading x {} values x 8 bytes", z.loading_rows,
-                         z.features + 1),
-       data_key(s)});
+  const bool narrow = z.coded || z.float32;  // stored narrower than doubles
+  e.pieces.push_back({"loading", loading,
+                      fmt::format("{} rows held while loading x {}", z.loading_rows,
+                                  z.loaded_as_stored ? row_text(z) : double_row_text(z)),
+                      data_key(s)});
   e.pieces.push_back(
       {"data", rows * stored_row_bytes + 8 * double(z.train_rows),
-       z.float32 || z.coded
-           ? fmt::format("{} rows x ({} features x {} + an 8-byte label)", count(rows), z.features,
-                         z.coded ? "1 byte (codes)" : "4 bytes")
-           : fmt::format("{} rows x {} values x 8 bytes", count(rows), z.features + 1),
+       fmt::format("{} rows x {}", count(rows), narrow ? row_text(z) : double_row_text(z)),
        data_key(s)});
 
   // Model-sized vectors.

@@ -110,6 +110,7 @@ nlohmann::json make_summary(const Scenario& s, const std::optional<MetricsRow>& 
                            {"peak_rss_bytes", t.peak_rss_bytes},
                            {"peak_rss_estimate_bytes", t.memory.bytes},
                            {"peak_rss_estimate_parts", estimate_parts(t.memory)},
+                           {"heap_prefaulted_bytes", t.heap_prefaulted_bytes},
                            {"threads", t.threads},
                            {"jobs", t.jobs},
                            {"job_phases", t.job_phases},

@@ -26,13 +26,14 @@ struct RunTotals {
   double wall_metrics_s = 0;
   double metrics_thread_s = 0;  // evaluating on the metrics thread (metrics_in_background)
   std::uint64_t peak_rss_bytes = 0;
-  MemoryEstimate memory;           // the estimate of peak_rss_bytes (memory_estimate.hpp)
-  int threads = 1;                 // --threads, resolved
-  std::uint64_t jobs = 0;          // compute jobs run (sim/runtime/compute_job.hpp)
-  std::uint64_t job_phases = 0;    // instants at which jobs ran (parallel phases)
-  double jobs_thread_s = 0;        // the jobs' own wall time, summed over all threads
-  bool complete = true;            // false when a stop signal ended the run early
-  bool reached_clock_end = false;  // the next event lay beyond the clock's end (§6)
+  MemoryEstimate memory;                    // the estimate of peak_rss_bytes (memory_estimate.hpp)
+  std::uint64_t heap_prefaulted_bytes = 0;  // populated in bulk (sim/engine/heap_prefault.hpp)
+  int threads = 1;                          // --threads, resolved
+  std::uint64_t jobs = 0;                   // compute jobs run (sim/runtime/compute_job.hpp)
+  std::uint64_t job_phases = 0;             // instants at which jobs ran (parallel phases)
+  double jobs_thread_s = 0;                 // the jobs' own wall time, summed over all threads
+  bool complete = true;                     // false when a stop signal ended the run early
+  bool reached_clock_end = false;           // the next event lay beyond the clock's end (§6)
 };
 
 /// The metrics row as a JSON object keyed by the CSV column names (null when empty).
