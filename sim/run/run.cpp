@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <string_view>
 
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/engine/byte_codec.hpp"
@@ -144,11 +146,24 @@ nlohmann::json per_rank_totals(RankGroup* ranks, std::uint64_t peak_rss_bytes, d
   return list;
 }
 
+/// Whether the user asked glibc's malloc for huge pages (GLIBC_TUNABLES with
+/// glibc.malloc.hugetlb=1 or 2: README, "Huge pages").
+bool malloc_huge_pages() {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (!tunables) return false;
+  const std::string_view text(tunables), key = "glibc.malloc.hugetlb=";
+  const std::size_t at = text.find(key);
+  return at != std::string_view::npos && at + key.size() < text.size() &&
+         text[at + key.size()] != '0';
+}
+
 /// The heap pad of HeapPrefault (sim/engine/heap_prefault.hpp) for this run, or 0 for
 /// none: a run whose per-node and per-worker state (the estimate's "engine" and "model
 /// state" pieces, allocated in small blocks) reaches 256 MB grows the heap by a 32nd of
-/// it at a time, 16 to 64 MB. Smaller runs fault their few pages as they come.
+/// it at a time, 16 to 64 MB. Smaller runs fault their few pages as they come, and with
+/// malloc's huge pages asked for the heap is left to them (measured slower together).
 std::size_t prefault_pad(const MemoryEstimate& m) {
+  if (malloc_huge_pages()) return 0;
   double small_blocks = 0;
   for (const MemoryPiece& piece : m.pieces)
     if (piece.name == "engine" || piece.name == "model state") small_blocks += piece.bytes;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bulk heap population (sim/engine/heap_prefault.hpp): a run whose per-node and per-worker
 # state is estimated at 256 MB or more maps its heap in bulk, and says how much in
-# summary.json (totals.heap_prefaulted_bytes) and under --profile; a small run does not.
+# summary.json (totals.heap_prefaulted_bytes) and under --profile; a small run does not,
+# nor a run given glibc's huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1).
 # A 100,000-worker ring of the 1 M-worker benchmark (bench/scenarios), one round: its
 # "engine" piece is about 426 MB, its heap about 300 MB.
 # Usage: heap_prefault.sh DLSIM_BINARY SOURCE_DIR
@@ -47,5 +48,14 @@ t = json.load(open(sys.argv[1]))["totals"]
 assert t["heap_prefaulted_bytes"] == 0, t
 PY
 check "--profile says nothing of it" bash -c "! grep -q '^heap populated' '$tmp/small.err'"
+
+check "the 100,000-worker run with malloc's huge pages asked for" \
+  env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$dlsim" run "$ring" --set workers=100000 \
+  "${one_round[@]}" --out "$tmp/huge" --quiet
+check "leaves the heap to them" "$py" - "$tmp/huge/summary.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["totals"]
+assert t["heap_prefaulted_bytes"] == 0, t
+PY
 
 echo "$passed passed, 0 failed"
