@@ -28,23 +28,15 @@
 #include <Eigen/Dense>
 
 #include "run_helpers.hpp"
+#include "sanitizer_build.hpp"
 #include "sim/algorithms/algorithms.hpp"
 #include "sim/metrics/evaluator.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/runtime/compute_model.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DLSIM_COUNT_ALLOCATIONS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define DLSIM_COUNT_ALLOCATIONS 0
-#endif
-#endif
-#if !defined(DLSIM_COUNT_ALLOCATIONS) && defined(__GLIBC__)
+#if !DLSIM_SANITIZED && defined(__GLIBC__)
 #define DLSIM_COUNT_ALLOCATIONS 1
-#endif
-#if !defined(DLSIM_COUNT_ALLOCATIONS)
+#else
 #define DLSIM_COUNT_ALLOCATIONS 0
 #endif
 

@@ -16,22 +16,11 @@
 #include <memory>
 #include <vector>
 
+#include "sanitizer_build.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/engine/heap_prefault.hpp"
 
 using namespace dlsim::sim;
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DLSIM_GLIBC_HEAP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define DLSIM_GLIBC_HEAP 0
-#endif
-#endif
-#ifndef DLSIM_GLIBC_HEAP
-#define DLSIM_GLIBC_HEAP 1
-#endif
 
 namespace {
 
@@ -88,7 +77,7 @@ Task<void> holder(Engine& engine, long& sum) {
 }  // namespace
 
 TEST_CASE("a live HeapPrefault populates every page the heap grows by", "[engine][memory]") {
-  if (!DLSIM_GLIBC_HEAP) {
+  if (DLSIM_SANITIZED) {
     WARN("a sanitizer's allocator does not grow the heap with brk: nothing to check");
     return;
   }
@@ -106,7 +95,7 @@ TEST_CASE("a live HeapPrefault populates every page the heap grows by", "[engine
 }
 
 TEST_CASE("without a live HeapPrefault the heap is faulted page by page", "[engine][memory]") {
-  if (!DLSIM_GLIBC_HEAP) {
+  if (DLSIM_SANITIZED) {
     WARN("a sanitizer's allocator does not grow the heap with brk: nothing to check");
     return;
   }
@@ -116,8 +105,8 @@ TEST_CASE("without a live HeapPrefault the heap is faulted page by page", "[engi
   const std::size_t before = HeapPrefault::populated_bytes();
   const std::uintptr_t start = heap_end();
   {
-    HeapPrefault big(64 << 20);  // one growth of 64 MB...
-  }                              // ...once it is gone the pad is malloc's default again
+    HeapPrefault gone(64 << 20);  // its 64 MB pad must not outlive it:
+  }                               // malloc's default pad is back
   const auto blocks = grow_heap(start, 1 << 20, true);
   const std::uintptr_t end = heap_end();
   REQUIRE(end > start);
@@ -141,7 +130,7 @@ TEST_CASE("HeapPrefault lifetimes nest", "[engine][memory]") {
 }
 
 TEST_CASE("the engine populates the heap while processes allocate", "[engine][memory]") {
-  if (!DLSIM_GLIBC_HEAP) {
+  if (DLSIM_SANITIZED) {
     WARN("a sanitizer's allocator does not grow the heap with brk: nothing to check");
     return;
   }
@@ -162,7 +151,7 @@ TEST_CASE("the engine populates the heap while processes allocate", "[engine][me
   CHECK(sum == 20'000);
   REQUIRE(peak > start + (32 << 20));
   // spawn() polls every 256 processes: all but the growth since its last poll (at most
-  // one pad and 256 frames) was populated.
+  // one pad and 256 frames) was populated. (Residency would prove nothing here: the
+  // frames themselves write every page they occupy.)
   CHECK(populated + (5 << 20) >= peak - start);
-  CHECK(missing_pages(start, peak - (5 << 20)) == 0);
 }

@@ -1,6 +1,6 @@
 // The virtual-time event engine (docs/design.md §6): an integer picosecond clock, a heap
-// of plain event records, and processes written as C++20 coroutines. No global
-// state: several engines can run in one program.
+// of plain event records, and processes written as C++20 coroutines. No global state but
+// the allocator's (heap_prefault.hpp): several engines can run in one program.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,5 @@
 // Bulk page population of the main heap while a large run allocates (docs/design.md §6,
-// "Memory").
+// "Heap pages in bulk").
 //
 // A million simulated nodes allocate about 3 GB in small pieces (coroutine frames, flows,
 // payload buffers). Touched one 4 KiB page at a time, every page costs a page fault: 1.5 to

@@ -30,9 +30,7 @@ expect_refused workers_300000 "workers: " "$workers300k" \
 
 printf '%s' "$workers300k" > "$tmp/w.json"
 # ulimit -v (RLIMIT_AS, in kB) cannot be combined with AddressSanitizer's shadow memory.
-# (grep -c reads all of ldd's output: `ldd | grep -q` under pipefail fails at random when
-# grep exits first and ldd dies of SIGPIPE, which ran these cases in make sanitize.)
-sanitized=$(ldd "$dlsim" 2> /dev/null | grep -c asan || true)
+sanitized=$(sanitizer_build)
 if [ "$sanitized" != 0 ]; then
   echo "skip rlimit_as, out_of_memory_*: AddressSanitizer build"
 else

@@ -317,7 +317,7 @@ check "per-rank estimate ($two) below one process's ($one) by the other block's 
   test "$two" -lt "$one" -a "$((one - two))" -gt 30000000
 # (AddressSanitizer's shadow memory inflates the resident set: the factor is checked in
 # plain builds only, as in memory_guard.sh.)
-sanitized=$(ldd "$dlsim" 2> /dev/null | grep -c asan || true)
+sanitized=$(sanitizer_build)
 check "per-rank estimate within a factor 1.5 of each rank's measured peak" "$py" - "$tmp/wide.2" "$sanitized" <<'PY'
 import json, os, sys
 t = json.load(open(os.path.join(sys.argv[1], "summary.json")))["totals"]

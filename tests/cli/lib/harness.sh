@@ -34,6 +34,16 @@ skip_without_mpi() {
   fi
 }
 
+# sanitizer_build: prints 1 when $dlsim is built with a sanitizer (AddressSanitizer or
+# ThreadSanitizer: its allocator replaces malloc, and ulimit -v cannot hold its shadow
+# memory), else 0. (grep -c reads all of ldd's output: `ldd | grep -q` under pipefail
+# fails at random when grep exits first and ldd dies of SIGPIPE.)
+sanitizer_build() {
+  local found
+  found=$(ldd "$dlsim" 2> /dev/null | grep -cE 'lib(a|t)san' || true)
+  [ "$found" != 0 ] && echo 1 || echo 0
+}
+
 # check DESCRIPTION COMMAND...: runs COMMAND (stdin is passed through, so a heredoc
 # Python check works); on failure prints what was being checked and exits 1.
 check() {
