@@ -205,3 +205,66 @@ TEST_CASE("a kind registered outside topologies/ is a scenario kind like any oth
   check_rejected(R"({"topology": {"kind": "test-lin"}})", "topology.kind",
                  "(did you mean \"test-line\"?)");
 }
+
+TEST_CASE("shared_topology builds a run's graph once and rebuilds when a parameter changes",
+          "[topology][scenario]") {
+  using dlsim::sim::load_scenario;
+  using dlsim::sim::shared_topology;
+  const auto arcs = [](const GraphSchedule& g) {
+    std::vector<std::vector<int>> out;
+    for (int i = 0; i < g.nodes(); ++i) {
+      const auto o = g.round(0)->out.out(i);
+      out.emplace_back(o.begin(), o.end());
+    }
+    return out;
+  };
+  const json raw = {{"workers", 12},
+                    {"seed", 3},
+                    {"algorithm", {{"kind", "dpsgd"}}},
+                    {"topology", {{"kind", "random-regular"}, {"degree", 3}}}};
+  const dlsim::sim::Scenario s = load_scenario(raw);
+  const auto first = shared_topology(s);
+  // The same scenario, or a copy of it: the same graph object, and the graph a build gives.
+  CHECK(shared_topology(s) == first);
+  const dlsim::sim::Scenario copy = s;
+  CHECK(shared_topology(copy) == first);
+  CHECK(arcs(*first) == arcs(dlsim::sim::build_topology(s)));
+  // Each parameter changed on its own (a copy keeps the options object): a new graph, the
+  // one a build gives.
+  dlsim::sim::Scenario more = s, reseeded = s, reweighted = s;
+  more.workers = 14;
+  reseeded.seed = 4;
+  reweighted.topology.weights = "max-degree";
+  for (const dlsim::sim::Scenario* o : {&more, &reseeded, &reweighted}) {
+    REQUIRE(o->topology.options == s.topology.options);
+    const auto base = shared_topology(s);  // the entry holds s's graph again
+    const auto g = shared_topology(*o);
+    CHECK(g != base);
+    CHECK(arcs(*g) == arcs(dlsim::sim::build_topology(*o)));
+    CHECK(g->nodes() == int(o->workers));
+    CHECK(g->rule() == dlsim::sim::build_topology(*o).rule());
+  }
+  CHECK(shared_topology(more)->nodes() == 14);
+  CHECK(arcs(*shared_topology(reseeded)) != arcs(*first));
+  CHECK(shared_topology(reweighted)->rule() != first->rule());
+  // Other options (the same values parsed again count as other options): built again.
+  json wider = raw;
+  wider["topology"]["degree"] = 5;
+  const dlsim::sim::Scenario five_scenario = load_scenario(wider);  // its check builds its graph
+  CHECK(shared_topology(s)->round(0)->out.out(0).size() == 3);
+  CHECK(shared_topology(five_scenario)->round(0)->out.out(0).size() == 5);
+  // A kind without options parsed again: the same parameters, the same graph.
+  const json ring = {
+      {"workers", 10}, {"algorithm", {{"kind", "dpsgd"}}}, {"topology", {{"kind", "ring"}}}};
+  const auto ring_graph = shared_topology(load_scenario(ring));
+  CHECK(shared_topology(load_scenario(ring)) == ring_graph);
+  // Another kind without options: built, though its other parameters are the same.
+  dlsim::sim::Scenario complete = load_scenario(ring);
+  complete.topology.kind = "complete";
+  REQUIRE(complete.topology.options == nullptr);
+  (void)shared_topology(load_scenario(ring));
+  CHECK(shared_topology(complete)->round(0)->out.out(0).size() == 9);
+  // The graph a caller holds outlives the entry.
+  CHECK(first->nodes() == 12);
+  CHECK(first->round(0)->out.out(0).size() == 3);
+}

@@ -126,7 +126,7 @@ Task<void> worker(Training& t, int id, std::shared_ptr<const topo::GraphSchedule
 }
 
 void launch(Engine& engine, Training& t) {
-  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  const auto graph = communication_graph(t.scenario);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, graph));
 }
 

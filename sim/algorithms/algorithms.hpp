@@ -1,6 +1,8 @@
 // The launchers of every algorithm; launch_algorithm() picks one by scenario kind.
 #pragma once
 
+#include <memory>
+
 #include "sim/runtime/training.hpp"
 #include "topologies/schedule.hpp"
 
@@ -26,8 +28,9 @@ void launch_alpc_svrg(Engine& engine, Training& t);
 
 /// Model holders whose deposits make an iteration complete (see Recorder).
 int model_holders(const Scenario& s);
-/// The communication graph of a decentralized scenario (`topology`), round by round.
-topo::GraphSchedule communication_graph(const Scenario& s);
+/// The communication graph of a decentralized scenario (`topology`), round by round;
+/// built once per run and shared (shared_topology, sim/scenario/topology_build.hpp).
+std::shared_ptr<const topo::GraphSchedule> communication_graph(const Scenario& s);
 /// Simulated nodes: the workers, plus the parameter server when there is one.
 int node_count(const Scenario& s);
 

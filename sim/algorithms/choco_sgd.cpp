@@ -138,7 +138,7 @@ Task<void> worker(Training& t, int id, ChocoSetup setup,
 }  // namespace
 
 void launch_choco(Engine& engine, Training& t, ChocoVariant variant) {
-  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  const auto graph = communication_graph(t.scenario);
   if (graph->time_varying()) return launch_choco_time_varying(engine, t, variant);
   const ChocoSetup setup = choco_setup(t, variant);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));

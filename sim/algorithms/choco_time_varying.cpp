@@ -91,7 +91,7 @@ Task<void> worker(Training& t, int id, ChocoTimeVaryingSetup setup,
 }  // namespace
 
 void launch_choco_time_varying(Engine& engine, Training& t, ChocoVariant variant) {
-  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  const auto graph = communication_graph(t.scenario);
   const ChocoTimeVaryingSetup setup = choco_time_varying_setup(t, variant);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }

@@ -194,7 +194,7 @@ Task<void> worker(Training& t, int id, CompressedPushSumSetup setup,
 }  // namespace
 
 void launch_compressed_push_sum(Engine& engine, Training& t, bool adaptive) {
-  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  const auto graph = communication_graph(t.scenario);
   const CompressedPushSumSetup setup = compressed_push_sum_setup(t, adaptive);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }

@@ -16,8 +16,8 @@ int model_holders(const Scenario& s) {
   return s.decentralized() ? int(s.workers) : 1;
 }
 
-topo::GraphSchedule communication_graph(const Scenario& s) {
-  return build_topology(s);
+std::shared_ptr<const topo::GraphSchedule> communication_graph(const Scenario& s) {
+  return shared_topology(s);
 }
 
 int node_count(const Scenario& s) {

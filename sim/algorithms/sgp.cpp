@@ -73,7 +73,7 @@ Task<void> worker(Training& t, int id, SgpSetup setup,
 }  // namespace
 
 void launch_sgp(Engine& engine, Training& t) {
-  const auto graph = std::make_shared<const topo::GraphSchedule>(communication_graph(t.scenario));
+  const auto graph = communication_graph(t.scenario);
   const SgpSetup setup = sgp_setup(t);
   for (int i = 0; i < t.workers(); ++i) engine.spawn(worker(t, i, setup, graph));
 }

@@ -54,6 +54,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
               Recompute mode = Recompute::incremental);
   void add(TransferId id, NodeId src, NodeId dst, double bits) override;
   void rates_changed() override;
+  void reserve(std::size_t transfers) override;
 
   /// Current rate of an active transfer (bits/s; 0 until the next solve ran).
   double rate(TransferId id) const { return flows_[id].rate; }

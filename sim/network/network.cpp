@@ -17,6 +17,13 @@ Network::Network(Engine& engine, NetworkConfig config)
     scheduler_ = std::make_unique<FifoSharing>(engine_, config_, static_cast<TransferSink&>(*this));
 }
 
+void Network::reserve_transfers(std::size_t transfers) {
+  transfers = std::min<std::size_t>(transfers, kMostReservedTransfers);
+  transfers_.reserve(transfers);
+  free_.reserve(transfers);
+  scheduler_->reserve(transfers);
+}
+
 void Network::start(Message msg, Completion* done) {
   if (msg.src < 0 || msg.src >= config_.nodes() || msg.dst < 0 || msg.dst >= config_.nodes() ||
       msg.src == msg.dst)

@@ -49,6 +49,12 @@ class Network final : private TransferSink, private EventHandler {
 
   /// Starts the transfer of `msg` now. `done` (may be null) is decremented on arrival.
   void start(Message msg, Completion* done);
+  /// Makes room for `transfers` transfers in flight at once (a run's messages per round),
+  /// so that the tables indexed by transfer do not grow by doubling, copying and touching
+  /// fresh pages twice over, while a million-worker round starts. Capacity only: a wrong
+  /// guess costs address space, never results. At most kMostReservedTransfers.
+  void reserve_transfers(std::size_t transfers);
+  static constexpr std::size_t kMostReservedTransfers = std::size_t(1) << 24;
 
   Mailbox& mailbox(NodeId node) { return mailboxes_[node]; }
   const NetworkConfig& config() const { return config_; }

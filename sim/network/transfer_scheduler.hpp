@@ -28,6 +28,8 @@ class TransferScheduler {
   virtual void add(TransferId id, NodeId src, NodeId dst, double bits) = 0;
   /// The configuration's port or link rates changed now (a scheduled change).
   virtual void rates_changed() {}
+  /// Room for transfer ids below `transfers` without growing (capacity only; a hint).
+  virtual void reserve(std::size_t transfers) { (void)transfers; }
 };
 
 /// Time to send `bits` at `rate`, rounded up to whole picoseconds.

@@ -142,8 +142,8 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
        data_key(s)});
 
   // Model-sized vectors.
-  std::unique_ptr<topo::GraphSchedule> graph;
-  if (facts.decentralized) graph = std::make_unique<topo::GraphSchedule>(communication_graph(s));
+  std::shared_ptr<const topo::GraphSchedule> graph;
+  if (facts.decentralized) graph = communication_graph(s);
   const CompressorSpec& c = s.algorithm.compressor;
   double per_worker = facts.memory.worker_vectors + (c.error_feedback ? 2 : 0) +
                       (c.options ? c.options->scratch_vectors(z.parameters) : 0) +
@@ -200,6 +200,7 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
 
   // The engine's per-node, per-process and per-message state.
   const double messages = messages_per_round(s, graph.get(), z.simulated_workers);
+  e.messages_per_round = messages;
   // A node keeps a compute-jitter stream only when there is jitter; a model without
   // values builds no per-stream compressor (only the decoder's chain) and no stream.
   const bool math = z.values > 0;

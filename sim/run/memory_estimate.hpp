@@ -68,6 +68,7 @@ struct MemoryPiece {
 struct MemoryEstimate {
   std::vector<MemoryPiece> pieces;  // baseline, loading, data, model state, scratch, engine
   double bytes = 0;                 // the peak (rule above)
+  double messages_per_round = 0;    // messages one round puts in flight (the engine piece's)
 
   /// The piece that dominates the peak (never the baseline).
   const MemoryPiece& largest() const;

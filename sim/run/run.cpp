@@ -214,6 +214,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   // A signal stops one process at its own moment: across ranks mpirun ends them all.
   if (!ranks) engine.set_stop_request(&interrupt_request());
   Network network(engine, network_config(s));
+  network.reserve_transfers(std::size_t(p.memory.messages_per_round));
   std::unique_ptr<ChromeTraceWriter> trace;
   // Every rank runs the same engine and network, so rank 0 sees every span to trace.
   if (options.trace && writer) {

@@ -20,7 +20,7 @@ nlohmann::json topology_facts(const Scenario& s) {
   if (!s.decentralized()) {
     return {{"kind", s.algorithm.collective}, {"nodes", node_count(s)}};
   }
-  nlohmann::json t = topology_facts_json(topo::describe(communication_graph(s)));
+  nlohmann::json t = topology_facts_json(topo::describe(*communication_graph(s)));
   t["kind"] = s.topology.kind;
   return t;
 }
@@ -34,7 +34,7 @@ nlohmann::json topology_facts(const Scenario& s) {
 //    graph, one per out-neighbour ever sent to on a time-varying one) plus one per
 //    in-neighbour ever received from (round k's messages are received in round k + 1).
 nlohmann::json gossip_memory(const Scenario& s, const GossipMemory& memory, std::int64_t rounds) {
-  const topo::GraphSchedule graph = communication_graph(s);
+  const topo::GraphSchedule& graph = *communication_graph(s);
   const bool push_sum = memory.layout == GossipMemory::Layout::push_sum;
   const std::int64_t per_copy = memory.vectors_per_copy;
   const auto count = [](const std::vector<bool>& met) {

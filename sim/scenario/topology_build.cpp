@@ -1,5 +1,7 @@
 #include "sim/scenario/topology_build.hpp"
 
+#include <mutex>
+
 #include "sim/engine/rng.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "topologies/analysis.hpp"
@@ -51,10 +53,38 @@ topo::GraphSchedule build_topology(const Scenario& s) {
   }
 }
 
+namespace {
+
+// shared_topology's one entry.
+struct LastTopology {
+  std::mutex mutex;
+  topo::TopologyParams params;
+  std::shared_ptr<const topo::GraphSchedule> graph;  // null: nothing built yet
+};
+
+bool same_graph(const topo::TopologyParams& a, const topo::TopologyParams& b) {
+  return a.kind == b.kind && a.nodes == b.nodes && a.weights == b.weights && a.seed == b.seed &&
+         a.options == b.options;
+}
+
+}  // namespace
+
+std::shared_ptr<const topo::GraphSchedule> shared_topology(const Scenario& s) {
+  static LastTopology last;
+  topo::TopologyParams params = topology_params(s);
+  const std::lock_guard lock(last.mutex);
+  if (last.graph && same_graph(last.params, params)) return last.graph;
+  last.graph.reset();  // the old graph goes before the new one is built
+  auto graph = std::make_shared<const topo::GraphSchedule>(build_topology(s));
+  last.params = std::move(params);
+  last.graph = graph;
+  return graph;
+}
+
 void check_topology_for_algorithm(const Scenario& s) {
   const WeightsNeeded needed = s.algorithm.facts().weights;
   if (needed == WeightsNeeded::none) return;
-  const topo::GraphSchedule schedule = build_topology(s);
+  const topo::GraphSchedule& schedule = *shared_topology(s);
   check_graph_symmetry(s, schedule);
   const topo::Stochasticity got = topo::schedule_stochasticity(schedule);
   const bool ok = needed == WeightsNeeded::doubly_stochastic ? got.doubly() : got.column;

@@ -6,6 +6,7 @@
 // weights; docs/design.md §9, docs/algorithms.md §3).
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "sim/scenario/scenario.hpp"
@@ -23,6 +24,14 @@ std::string topology_error_path(const topo::TopologyError& e);
 /// Builds the topology; impossible parameters throw InputError (`topology.dims`,
 /// `topology.path`, `workers`, ...).
 topo::GraphSchedule build_topology(const Scenario& s);
+
+/// The same graph, built once for a run: the scenario check, the failure check, the memory
+/// estimate, the launch and the summary of one run all ask for it, and at a million workers
+/// each build costs about 0.2 s. The last graph built is kept (one entry, behind a mutex) and
+/// returned while the parameters are the same: kind, workers, weights, seed and the very
+/// same options object (held, so its address cannot be reused by other options). The graph
+/// is a function of those, so the result is the one build_topology gives.
+std::shared_ptr<const topo::GraphSchedule> shared_topology(const Scenario& s);
 
 /// Builds the topology and refuses weights the algorithm cannot work with
 /// (InputError at `topology.weights`). Only for decentralized algorithms.
