@@ -34,7 +34,8 @@ nlohmann::json topology_facts(const Scenario& s) {
 //    graph, one per out-neighbour ever sent to on a time-varying one) plus one per
 //    in-neighbour ever received from (round k's messages are received in round k + 1).
 nlohmann::json gossip_memory(const Scenario& s, const GossipMemory& memory, std::int64_t rounds) {
-  const topo::GraphSchedule& graph = *communication_graph(s);
+  const auto shared = communication_graph(s);  // held: another thread may replace the entry
+  const topo::GraphSchedule& graph = *shared;
   const bool push_sum = memory.layout == GossipMemory::Layout::push_sum;
   const std::int64_t per_copy = memory.vectors_per_copy;
   const auto count = [](const std::vector<bool>& met) {

@@ -92,7 +92,8 @@ void check_node_failures(const Scenario& s, const nlohmann::json& resolved) {
   if (std::int64_t(failures.size()) >= s.workers)
     throw InputError(path, "every worker fails; at least one must survive");
 
-  const topo::GraphSchedule& graph = *shared_topology(s);
+  const auto shared = shared_topology(s);  // held: another thread may replace the entry
+  const topo::GraphSchedule& graph = *shared;
   if (graph.time_varying()) {
     throw InputError(path, "node failures need a static graph, but topology \"" + s.topology.kind +
                                "\" changes every round (a missing message cannot tell a failed "

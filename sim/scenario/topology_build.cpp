@@ -84,7 +84,8 @@ std::shared_ptr<const topo::GraphSchedule> shared_topology(const Scenario& s) {
 void check_topology_for_algorithm(const Scenario& s) {
   const WeightsNeeded needed = s.algorithm.facts().weights;
   if (needed == WeightsNeeded::none) return;
-  const topo::GraphSchedule& schedule = *shared_topology(s);
+  const auto shared = shared_topology(s);  // held: another thread may replace the entry
+  const topo::GraphSchedule& schedule = *shared;
   check_graph_symmetry(s, schedule);
   const topo::Stochasticity got = topo::schedule_stochasticity(schedule);
   const bool ok = needed == WeightsNeeded::doubly_stochastic ? got.doubly() : got.column;
