@@ -92,24 +92,13 @@ void FairSharing::detach(TransferId id) {
 }
 
 void FairSharing::reserve(std::size_t transfers) {
-  // Indexed by transfer, or holding at most one entry per flow of a solve.
+  // The tables indexed by transfer id. The solver's scratch is left to grow: reserved, the
+  // part a round does not fill would still be mapped when it lies in the populated heap
+  // (heap_prefault.hpp), 50 MB more at a million workers.
   flows_.reserve(transfers);
   routes_.reserve(transfers);
   flow_stamp_.reserve(transfers);
   component_index_.reserve(transfers);
-  component_flows_.reserve(transfers);
-  new_rate_.reserve(transfers);
-  unfixed_.reserve(transfers);
-  round_fixed_.reserve(transfers);
-  due_.reserve(transfers);
-  expired_.reserve(transfers);
-  done_.reserve(transfers);
-  dirty_.reserve(3 * transfers);  // each start or end marks the flow's resources
-  // At most one entry per resource (ports; links join later and may still grow these).
-  component_resources_.reserve(capacity_.size());
-  share_heap_.reserve(capacity_.size());
-  saturated_list_.reserve(capacity_.size());
-  changed_.reserve(capacity_.size());
 }
 
 void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
