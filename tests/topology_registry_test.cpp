@@ -264,7 +264,4 @@ TEST_CASE("shared_topology builds a run's graph once and rebuilds when a paramet
   REQUIRE(complete.topology.options == nullptr);
   (void)shared_topology(load_scenario(ring));
   CHECK(shared_topology(complete)->round(0)->out.out(0).size() == 9);
-  // The graph a caller holds outlives the entry.
-  CHECK(first->nodes() == 12);
-  CHECK(first->round(0)->out.out(0).size() == 3);
 }
