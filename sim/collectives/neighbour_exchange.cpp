@@ -33,22 +33,24 @@ void NeighbourExchange::load(std::int64_t round) {
   owned_ = false;
   arrivals_.reserve(in_.size());
   loaded_ = true;
-  for (NodeId dead : failed_) drop(dead);
+  if (dropped_)
+    for (NodeId dead : dropped_->failed) drop(dead);
 }
 
 void NeighbourExchange::own() {
   if (owned_) return;
   owned_ = true;
-  own_out_.assign(out_.begin(), out_.end());
-  own_in_.assign(in_.begin(), in_.end());
-  own_weights_.assign(in_weights_.begin(), in_weights_.end());
+  if (!dropped_) dropped_ = std::make_unique<Dropped>();
+  dropped_->out.assign(out_.begin(), out_.end());
+  dropped_->in.assign(in_.begin(), in_.end());
+  dropped_->weights.assign(in_weights_.begin(), in_weights_.end());
   view_own();
 }
 
 void NeighbourExchange::view_own() {
-  out_ = own_out_;
-  in_ = own_in_;
-  in_weights_ = own_weights_;
+  out_ = dropped_->out;
+  in_ = dropped_->in;
+  in_weights_ = dropped_->weights;
 }
 
 void NeighbourExchange::begin_round(std::int64_t k) {
@@ -60,17 +62,20 @@ void NeighbourExchange::begin_round(std::int64_t k) {
 
 double NeighbourExchange::drop(NodeId dead) {
   own();
+  std::vector<NodeId>& own_in = dropped_->in;
+  std::vector<NodeId>& own_out = dropped_->out;
+  std::vector<double>& own_weights = dropped_->weights;
   double weight = 0;
-  const auto in = std::find(own_in_.begin(), own_in_.end(), dead);
-  if (in != own_in_.end()) {
-    const auto j = in - own_in_.begin();
-    if (rule_ == FailureRule::row) weight = own_weights_[std::size_t(j)];
-    own_in_.erase(in);
-    own_weights_.erase(own_weights_.begin() + j);
+  const auto in = std::find(own_in.begin(), own_in.end(), dead);
+  if (in != own_in.end()) {
+    const auto j = in - own_in.begin();
+    if (rule_ == FailureRule::row) weight = own_weights[std::size_t(j)];
+    own_in.erase(in);
+    own_weights.erase(own_weights.begin() + j);
   }
   if (rule_ == FailureRule::column) weight = push_share(graph_, dead, int(me_.id()), round_);
   self_weight_ += weight;
-  own_out_.erase(std::remove(own_out_.begin(), own_out_.end(), dead), own_out_.end());
+  own_out.erase(std::remove(own_out.begin(), own_out.end(), dead), own_out.end());
   view_own();  // the sizes changed
   return weight;
 }
@@ -84,7 +89,9 @@ Task<void> NeighbourExchange::send_each(std::uint64_t tag, std::span<Payload> me
     co_await me_.send(out_[o], tag, std::move(messages[o]));
 }
 
-Task<void> NeighbourExchange::receive(std::uint64_t tag, std::int64_t iteration) {
+Task<void> NeighbourExchange::send_then_receive(std::uint64_t tag, Payload message, bool send,
+                                                std::int64_t iteration) {
+  if (send) co_await me_.broadcast(out_, tag, std::move(message));
   arrivals_.clear();
   const SimTime since = me_.now();
   for (std::size_t j = 0; j < in_.size();) {
@@ -92,19 +99,14 @@ Task<void> NeighbourExchange::receive(std::uint64_t tag, std::int64_t iteration)
     std::optional<Message> m =
         co_await NodeFailures::Receive(failures_, me_, src, tag, since, iteration);
     if (!m) {  // src failed: from now on it is out of the neighbourhood
-      failed_.push_back(src);
-      const double weight = drop(src);
-      arrivals_.push_back({j, src, weight, std::nullopt});
+      // (no named local for drop()'s weight: it would take frame space in every worker)
+      arrivals_.push_back({j, src, drop(src), std::nullopt});
+      dropped_->failed.push_back(src);  // drop() made dropped_
       continue;
     }
     arrivals_.push_back({j, src, in_weights_[j], std::move(m)});
     ++j;
   }
-}
-
-Task<void> NeighbourExchange::exchange(std::uint64_t tag, Payload message, std::int64_t iteration) {
-  co_await send(tag, std::move(message));
-  co_await receive(tag, iteration);
 }
 
 }  // namespace dlsim::sim

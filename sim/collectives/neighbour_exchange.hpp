@@ -73,9 +73,13 @@ class NeighbourExchange {
   Task<void> send_each(std::uint64_t tag, std::span<Payload> messages);
   /// Every in-neighbour's message tagged `tag`, in the order of in(), into arrivals();
   /// `iteration` is the caller's (for the failure records).
-  Task<void> receive(std::uint64_t tag, std::int64_t iteration);
+  Task<void> receive(std::uint64_t tag, std::int64_t iteration) {
+    return send_then_receive(tag, Payload{}, false, iteration);
+  }
   /// send() then receive().
-  Task<void> exchange(std::uint64_t tag, Payload message, std::int64_t iteration);
+  Task<void> exchange(std::uint64_t tag, Payload message, std::int64_t iteration) {
+    return send_then_receive(tag, std::move(message), true, iteration);
+  }
 
   /// The last receive()'s messages, until release().
   std::span<const Arrival> arrivals() const { return arrivals_; }
@@ -83,13 +87,19 @@ class NeighbourExchange {
   void release() { arrivals_.clear(); }
 
  private:
+  // receive(), after sending `message` to every out-neighbour if `send`: one coroutine
+  // frame per worker through the round, not one each for exchange, send and receive (a
+  // million workers hold theirs all at once; 384 bytes, docs/design.md §6).
+  Task<void> send_then_receive(std::uint64_t tag, Payload message, bool send,
+                               std::int64_t iteration);
   void load(std::int64_t round);
   // `dead` leaves the neighbourhood of round_; returns the weight that goes to w_ii.
   double drop(NodeId dead);
 
-  // Makes out_, in_ and in_weights_ this worker's own copies (before a drop changes them).
+  // Makes out_, in_ and in_weights_ views of this worker's own copies (before a drop
+  // changes them).
   void own();
-  // Points out_, in_ and in_weights_ at the own_* copies.
+  // Points out_, in_ and in_weights_ at the own copies.
   void view_own();
 
   Node& me_;
@@ -99,16 +109,20 @@ class NeighbourExchange {
   bool loaded_ = false;
   std::int64_t round_ = 0;
   // The neighbourhood: views into the round's graph (kept alive by round_graph_), so a
-  // million workers on one static graph hold no copies; copied into own_* only when a
+  // million workers on one static graph hold no copies; copied into dropped_ only when a
   // failed peer is dropped.
   std::shared_ptr<const topo::RoundGraph> round_graph_;
   std::span<const NodeId> out_, in_;
   double self_weight_ = 1.0;
   std::span<const double> in_weights_;
-  std::vector<NodeId> own_out_, own_in_;
-  std::vector<double> own_weights_;
-  bool owned_ = false;          // out_, in_, in_weights_ view the own_* copies
-  std::vector<NodeId> failed_;  // in the order found
+  bool owned_ = false;  // out_, in_, in_weights_ view dropped_'s copies
+  // What only a worker that found a failed peer needs: one pointer per worker otherwise.
+  struct Dropped {
+    std::vector<NodeId> out, in;
+    std::vector<double> weights;
+    std::vector<NodeId> failed;  // in the order found
+  };
+  std::unique_ptr<Dropped> dropped_;
   std::vector<Arrival> arrivals_;
 };
 

@@ -27,17 +27,22 @@ WorkerMath::WorkerMath(Training& training, int id)
         make_rng(training.scenario.seed, "batches", std::uint64_t(id)));
 }
 
-models::Compressor& WorkerMath::stream_compressor(int stream) {
-  auto it = compressors_.find(stream);
-  if (it == compressors_.end()) {
-    it = compressors_
-             .emplace(stream, make_compressor(t_.scenario.algorithm.compressor,
-                                              t_.objective.tensor_sizes()))
-             .first;
-    const std::string purpose = stream == 0 ? "compress" : "compress/" + std::to_string(stream);
-    rngs_.emplace(stream, make_rng(t_.scenario.seed, purpose, std::uint64_t(id_)));
+WorkerMath::Stream& WorkerMath::stream(int id) {
+  for (Stream& s : streams_)
+    if (s.id == id) return s;
+  streams_.emplace_back().id = id;
+  return streams_.back();
+}
+
+models::Compressor& WorkerMath::stream_compressor(int stream_id) {
+  Stream& s = stream(stream_id);
+  if (!s.compressor) {
+    s.compressor = make_compressor(t_.scenario.algorithm.compressor, t_.objective.tensor_sizes());
+    const std::string purpose =
+        stream_id == 0 ? "compress" : "compress/" + std::to_string(stream_id);
+    s.rng = std::make_unique<Rng>(make_rng(t_.scenario.seed, purpose, std::uint64_t(id_)));
   }
-  return *it->second;
+  return *s.compressor;
 }
 
 models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector& g) {
@@ -79,7 +84,7 @@ Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vec
                                       models::Index dimension, int stream) {
   if (a.size() != b.size())
     throw std::logic_error("WorkerMath::encode_difference: vectors of different sizes");
-  models::Vector& input = inputs_[stream];
+  models::Vector& input = this->stream(stream).input;  // encode() adds no stream now
   input.resize(a.size());  // same size every time: no allocation once sized
   models::elementwise::subtract(input.data(), a.data(), b.data(), a.size());
   return encode(input, dimension, stream);
@@ -87,14 +92,14 @@ Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vec
 
 Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension, int stream) {
   const ScopedWall timer = t_.wall.time_compress();
-  PayloadPool& pool = pools_[stream];
   // No values: only the size, which the stateless decoder's chain gives as well; no
   // per-stream compressor or random stream (2.5 KB) is built for nothing.
   if (!t_.objective.has_math())
-    return sized_payload(pool, decoder_->bits_for(dimension), dimension);
+    return sized_payload(this->stream(stream).pool, decoder_->bits_for(dimension), dimension);
   models::Compressor& compressor = stream_compressor(stream);
-  auto e = pool.acquire();
-  compressor.encode_into(v, rngs_.find(stream)->second, *e);
+  Stream& s = this->stream(stream);  // made by stream_compressor
+  auto e = s.pool.acquire();
+  compressor.encode_into(v, *s.rng, *e);
   return e;
 }
 

@@ -19,8 +19,8 @@
 // the engine thread), which is what the pools require.
 #pragma once
 
-#include <map>
 #include <memory>
+#include <vector>
 
 #include "models/data/partition.hpp"
 #include "sim/network/payload_pool.hpp"
@@ -67,12 +67,22 @@ class WorkerMath {
   Payload encode_fp32_here(const models::Vector& v, models::Index dimension);
   void prefetch_upcoming_batch() const;
 
+  // One message stream's state. A worker has one or two streams, found by a linear
+  // search; one record instead of four maps keeps a million profile workers' state small.
+  struct Stream {
+    int id = 0;
+    std::unique_ptr<models::Compressor> compressor;  // built on the first encoding with values
+    std::unique_ptr<Rng> rng;                        // with the compressor (2.5 KB)
+    PayloadPool pool;
+    models::Vector input;  // encode_difference's a − b
+  };
+  // The record of stream `id`, added on first use. A reference to it lasts until the next
+  // new stream is added, so none is held across another stream's first use.
+  Stream& stream(int id);
+
   Training& t_;
   int id_;
-  std::map<int, std::unique_ptr<models::Compressor>> compressors_;  // per stream
-  std::map<int, Rng> rngs_;                                         // per stream
-  std::map<int, PayloadPool> pools_;                                // per stream
-  std::map<int, models::Vector> inputs_;  // per stream: encode_difference's a − b
+  std::vector<Stream> streams_;
   PayloadPool fp32_pool_;
   std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
   models::Fp32Compressor fp32_;
