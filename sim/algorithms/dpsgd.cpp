@@ -34,37 +34,69 @@ DpsgdSetup dpsgd_setup(const Training& t) {
   return {t.scenario.algorithm};
 }
 
+// One worker's state and the math of its two compute jobs. The jobs' lambdas capture this
+// object and k only: a coroutine frame keeps each lambda twice (the temporary and the
+// awaiter's copy), and a million workers hold their frames at once.
+class DpsgdWorker {
+ public:
+  DpsgdWorker(Training& t, int id, DpsgdSetup setup, const topo::GraphSchedule& graph)
+      : t_(t),
+        id_(id),
+        setup_(setup),
+        math_(t, id),
+        gossip_(t.nodes[id], graph, t.failures, FailureRule::row),
+        node_(t.initial_for(id)),
+        limit_(t.recorder.iteration_limit()) {}
+
+  NeighbourExchange& gossip() { return gossip_; }
+  const models::Vector& model() const { return node_.model(); }
+  std::int64_t limit() const { return limit_; }
+
+  // The local step on x_i and its encoding into message(); begins the mixing.
+  models::ComputeCost step(std::int64_t k) {
+    models::Vector& x = node_.model();
+    const models::ComputeCost cost = math_.gradient(x, g_);
+    local_step_at(k, limit_, x, momentum_, g_, setup_.local_step, t_.objective);
+    message_ = math_.encode(x, t_.objective.parameters());
+    node_.begin_mix(gossip_.self_weight());
+    return cost;
+  }
+  Payload& message() { return message_; }
+
+  // Decoding and mixing of the round's arrivals: charges nothing.
+  models::ComputeCost mix() {
+    mix_arrivals(gossip_.arrivals(), node_, received_,
+                 [&](const Message& m, models::Vector& out) { math_.decode(m, out); });
+    return {};
+  }
+
+ private:
+  Training& t_;
+  int id_;
+  DpsgdSetup setup_;
+  WorkerMath math_;
+  NeighbourExchange gossip_;
+  DpsgdNode node_;
+  std::int64_t limit_;
+  models::Vector momentum_, g_, received_;
+  Payload message_;  // this iteration's, until the exchange takes it
+};
+
 Task<void> worker(Training& t, int id, DpsgdSetup setup,
                   std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
-  WorkerMath math(t, id);
-  NeighbourExchange gossip(me, *graph, t.failures, FailureRule::row);
-  DpsgdNode node(t.initial_for(id));
-  models::Vector momentum, g, received;
-  const std::int64_t limit = t.recorder.iteration_limit();
-  for (std::int64_t k = 0; k < limit; ++k) {
+  DpsgdWorker w(t, id, setup, *graph);
+  NeighbourExchange& gossip = w.gossip();
+  for (std::int64_t k = 0; k < w.limit(); ++k) {
     if (fails_now(t, id, k)) co_return;  // failures.hpp
     gossip.begin_round(k);
-    Payload message;
-    co_await me.compute([&] {  // this worker's own state only (node.hpp)
-      models::Vector& x = node.model();
-      const models::ComputeCost cost = math.gradient(x, g);
-      local_step_at(k, limit, x, momentum, g, setup.local_step, t.objective);
-      message = math.encode(x, t.objective.parameters());
-      node.begin_mix(gossip.self_weight());
-      return cost;
-    });
-    co_await gossip.exchange(std::uint64_t(k), std::move(message), k);
+    // this worker's own state only (node.hpp)
+    co_await me.compute([&w, k] { return w.step(k); });
+    co_await gossip.exchange(std::uint64_t(k), std::move(w.message()), k);
     // Decoding and mixing: charges nothing (on the spot for a model without math).
-    co_await me.compute_uncharged(
-        [&] {
-          mix_arrivals(gossip.arrivals(), node, received,
-                       [&](const Message& m, models::Vector& out) { math.decode(m, out); });
-          return models::ComputeCost{};
-        },
-        t.objective.has_math());
+    co_await me.compute_uncharged([&w] { return w.mix(); }, t.objective.has_math());
     gossip.release();  // on the engine thread (payload_pool.hpp)
-    t.recorder.deposit(id, k + 1, node.model());
+    t.recorder.deposit(id, k + 1, w.model());
   }
 }
 

@@ -35,38 +35,71 @@ SgpSetup sgp_setup(const Training& t) {
   return {t.scenario.algorithm};
 }
 
+// One worker's state and the math of its two compute jobs; the jobs' lambdas capture this
+// object and k only, which keeps the coroutine frame small (dpsgd.cpp).
+class SgpWorker {
+ public:
+  SgpWorker(Training& t, int id, SgpSetup setup, const topo::GraphSchedule& graph)
+      : t_(t),
+        self_(t.nodes[id].id()),
+        setup_(setup),
+        math_(t, id),
+        gossip_(t.nodes[id], graph, t.failures, FailureRule::column),
+        node_(t.initial_for(id)),
+        d_(t.objective.parameters()),
+        limit_(t.recorder.iteration_limit()) {}
+
+  NeighbourExchange& gossip() { return gossip_; }
+  const models::Vector& debiased() const { return node_.debiased(); }
+  std::int64_t limit() const { return limit_; }
+
+  // The local step on x_i, the encoding of [x_i; w_i] into message() and its decoding,
+  // the value as sent; begins the mixing.
+  models::ComputeCost step(std::int64_t k) {
+    const models::ComputeCost cost = math_.gradient(node_.debiased(), g_);
+    local_step_at(k, limit_, node_.numerator(), momentum_, g_, setup_.local_step, t_.objective);
+    message_ = math_.encode_fp32(node_.message(), d_ + 1);
+    math_.decode_fp32(Message{self_, self_, std::uint64_t(k), message_}, sent_);  // as sent
+    node_.begin_mix(gossip_.self_weight(), sent_);
+    return cost;
+  }
+  Payload& message() { return message_; }
+
+  // Decoding and mixing of the round's arrivals: charges nothing.
+  models::ComputeCost mix() {
+    mix_arrivals(gossip_.arrivals(), node_, received_,
+                 [&](const Message& m, models::Vector& out) { math_.decode_fp32(m, out); });
+    return {};
+  }
+
+ private:
+  Training& t_;
+  NodeId self_;
+  SgpSetup setup_;
+  WorkerMath math_;
+  NeighbourExchange gossip_;
+  SgpNode node_;
+  models::Index d_;
+  std::int64_t limit_;
+  models::Vector momentum_, g_, received_, sent_;
+  Payload message_;  // this iteration's, until the exchange takes it
+};
+
 Task<void> worker(Training& t, int id, SgpSetup setup,
                   std::shared_ptr<const topo::GraphSchedule> graph) {
   Node& me = t.nodes[id];
-  WorkerMath math(t, id);
-  NeighbourExchange gossip(me, *graph, t.failures, FailureRule::column);
-  SgpNode node(t.initial_for(id));
-  const models::Index d = t.objective.parameters();
-  const std::int64_t limit = t.recorder.iteration_limit();
-  models::Vector momentum, g, received, sent;
-  for (std::int64_t k = 0; k < limit; ++k) {
+  SgpWorker w(t, id, setup, *graph);
+  NeighbourExchange& gossip = w.gossip();
+  for (std::int64_t k = 0; k < w.limit(); ++k) {
     if (fails_now(t, id, k)) co_return;  // failures.hpp
     gossip.begin_round(k);
-    Payload p;
-    co_await me.compute([&] {  // this worker's own state only (node.hpp)
-      const models::ComputeCost cost = math.gradient(node.debiased(), g);
-      local_step_at(k, limit, node.numerator(), momentum, g, setup.local_step, t.objective);
-      p = math.encode_fp32(node.message(), d + 1);
-      math.decode_fp32(Message{me.id(), me.id(), std::uint64_t(k), p}, sent);  // as sent
-      node.begin_mix(gossip.self_weight(), sent);
-      return cost;
-    });
-    co_await gossip.exchange(std::uint64_t(k), std::move(p), k);
+    // this worker's own state only (node.hpp)
+    co_await me.compute([&w, k] { return w.step(k); });
+    co_await gossip.exchange(std::uint64_t(k), std::move(w.message()), k);
     // Decoding and mixing: charges nothing (on the spot for a model without math).
-    co_await me.compute_uncharged(
-        [&] {
-          mix_arrivals(gossip.arrivals(), node, received,
-                       [&](const Message& m, models::Vector& out) { math.decode_fp32(m, out); });
-          return models::ComputeCost{};
-        },
-        t.objective.has_math());
+    co_await me.compute_uncharged([&w] { return w.mix(); }, t.objective.has_math());
     gossip.release();  // on the engine thread (payload_pool.hpp)
-    t.recorder.deposit(id, k + 1, node.debiased());
+    t.recorder.deposit(id, k + 1, w.debiased());
   }
 }
 

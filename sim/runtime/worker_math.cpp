@@ -134,10 +134,10 @@ Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension
 Payload WorkerMath::encode_fp32_here(const models::Vector& v, models::Index dimension) {
   const ScopedWall timer = t_.wall.time_compress();
   if (!t_.objective.has_math())
-    return sized_payload(fp32_pool_, fp32_.bits_for(dimension), dimension);
+    return sized_payload(stream(kFp32Stream).pool, fp32_.bits_for(dimension), dimension);
   // fp32 draws nothing: one idle generator per thread instead of 2.5 KB per node.
   thread_local Rng no_draws{0};
-  auto e = fp32_pool_.acquire();
+  auto e = stream(kFp32Stream).pool.acquire();
   fp32_.encode_into(v, no_draws, *e);
   return e;
 }

@@ -79,11 +79,12 @@ class WorkerMath {
   // The record of stream `id`, added on first use. A reference to it lasts until the next
   // new stream is added, so none is held across another stream's first use.
   Stream& stream(int id);
+  // encode_fp32's stream: only its pool is used (algorithms number theirs from 0).
+  static constexpr int kFp32Stream = -1;
 
   Training& t_;
   int id_;
   std::vector<Stream> streams_;
-  PayloadPool fp32_pool_;
   std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
   models::Fp32Compressor fp32_;
   std::unique_ptr<models::BatchSampler> sampler_;
