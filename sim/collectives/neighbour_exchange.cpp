@@ -100,11 +100,11 @@ Task<void> NeighbourExchange::send_then_receive(std::uint64_t tag, Payload messa
         co_await NodeFailures::Receive(failures_, me_, src, tag, since, iteration);
     if (!m) {  // src failed: from now on it is out of the neighbourhood
       // (no named local for drop()'s weight: it would take frame space in every worker)
-      arrivals_.push_back({j, src, drop(src), std::nullopt});
+      arrivals_.push_back({std::uint32_t(j), src, drop(src), std::nullopt});
       dropped_->failed.push_back(src);  // drop() made dropped_
       continue;
     }
-    arrivals_.push_back({j, src, in_weights_[j], std::move(m)});
+    arrivals_.push_back({std::uint32_t(j), src, in_weights_[j], std::move(m)});
     ++j;
   }
 }

@@ -45,7 +45,7 @@ enum class FailureRule { row, column };
 
 /// One message of a round, or the notice that its sender failed.
 struct Arrival {
-  std::size_t index = 0;  // position of the sender in in() when it was received
+  std::uint32_t index = 0;  // position of the sender in in() when it was received
   NodeId from = 0;
   double weight = 0;               // w_ij of the round (failed: the weight that goes to i)
   std::optional<Message> message;  // nullopt: `from` failed
@@ -107,6 +107,7 @@ class NeighbourExchange {
   NodeFailures* failures_;
   FailureRule rule_;
   bool loaded_ = false;
+  bool owned_ = false;  // out_, in_, in_weights_ view dropped_'s copies
   std::int64_t round_ = 0;
   // The neighbourhood: views into the round's graph (kept alive by round_graph_), so a
   // million workers on one static graph hold no copies; copied into dropped_ only when a
@@ -115,7 +116,6 @@ class NeighbourExchange {
   std::span<const NodeId> out_, in_;
   double self_weight_ = 1.0;
   std::span<const double> in_weights_;
-  bool owned_ = false;  // out_, in_, in_weights_ view dropped_'s copies
   // What only a worker that found a failed peer needs: one pointer per worker otherwise.
   struct Dropped {
     std::vector<NodeId> out, in;
