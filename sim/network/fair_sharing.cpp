@@ -52,12 +52,12 @@ int FairSharing::link_resource(NodeId src, NodeId dst) {
 
 // lv08: the flow's penalty and window bound from its route egress_src, link, ingress_dst
 // (network_model.hpp); cm02 keeps penalty 1 and no bound.
-void FairSharing::set_penalty_and_bound(Flow& f, NodeId src, NodeId dst) const {
+void FairSharing::set_penalty_and_bound(TransferId id, NodeId src, NodeId dst) {
   if (!weighted_) return;
   const LinkParams link = config_.link(src, dst);
-  f.penalty =
-      lv08::penalty(link.latency, config_.egress(src), link.bandwidth, config_.ingress(dst));
-  f.bound = lv08::window_bound(link.latency);
+  weightings_[id] = {
+      lv08::penalty(link.latency, config_.egress(src), link.bandwidth, config_.ingress(dst)),
+      lv08::window_bound(link.latency)};
 }
 
 void FairSharing::mark(int resource) {
@@ -97,6 +97,7 @@ void FairSharing::reserve(std::size_t transfers) {
   // (heap_prefault.hpp), 50 MB more at a million workers.
   flows_.reserve(transfers);
   routes_.reserve(transfers);
+  if (weighted_) weightings_.reserve(transfers);
   flow_stamp_.reserve(transfers);
   component_index_.reserve(transfers);
 }
@@ -105,6 +106,7 @@ void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
   if (id >= flows_.size()) {
     flows_.resize(std::size_t(id) + 1);
     routes_.resize(std::size_t(id) + 1);
+    if (weighted_) weightings_.resize(std::size_t(id) + 1);
   }
   const int n = config_.nodes();
   routes_[id] = Route{src, n + dst, link_resource(src, dst)};
@@ -114,7 +116,7 @@ void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
            .since = engine_.now(),
            .order = next_order_++,
            .active = true};
-  set_penalty_and_bound(f, src, dst);
+  set_penalty_and_bound(id, src, dst);
   ++active_;
   attach(id);
   request_solve();
@@ -132,7 +134,7 @@ void FairSharing::rates_changed() {
     Flow& f = flows_[id];
     if (!f.active) continue;
     const Route route = routes_[id];
-    set_penalty_and_bound(f, route[0], route[1] - n);
+    set_penalty_and_bound(id, route[0], route[1] - n);
     const int link = link_resource(route[0], route[1] - n);
     if (link != route[2]) {
       detach(id);
@@ -216,7 +218,7 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
       weight_sum_[r] = double(count_[r]);
     } else {
       double sum = 0;
-      for (TransferId id : users_[r]) sum += 1.0 / flows_[id].penalty;
+      for (TransferId id : users_[r]) sum += 1.0 / weightings_[id].penalty;
       weight_sum_[r] = sum;
     }
   }
@@ -256,7 +258,7 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
 // The flow of component index k (current flows span) takes its value new_rate_[k] out
 // of every resource it crosses.
 void FairSharing::apply(std::uint32_t k, TransferId id) {
-  const double weight = weighted_ ? 1.0 / flows_[id].penalty : 1.0;  // cm02: penalty 1
+  const double weight = weighted_ ? 1.0 / weightings_[id].penalty : 1.0;  // cm02: penalty 1
   for (int r : routes_[id]) {
     if (r < 0) continue;
     left_[r] -= new_rate_[k];
@@ -282,8 +284,8 @@ void FairSharing::fill_by_scanning(std::span<const int> resources,
       if (count_[r] > 0) share = std::min(share, std::max(left_[r], 0.0) / weight_sum_[r]);
     double bound_level = std::numeric_limits<double>::infinity();
     for (std::uint32_t k : unfixed_) {
-      const Flow& f = flows_[flows[k]];
-      if (f.bound > 0) bound_level = std::min(bound_level, f.bound * f.penalty);
+      const TransferId id = flows[k];
+      if (bound(id) > 0) bound_level = std::min(bound_level, bound(id) * penalty(id));
     }
     const bool by_bound = bound_level < share;
     for (int r : resources)
@@ -292,18 +294,18 @@ void FairSharing::fill_by_scanning(std::span<const int> resources,
     std::size_t kept = 0;
     round_fixed_.clear();
     for (std::uint32_t k : unfixed_) {
-      const Flow& f = flows_[flows[k]];
+      const TransferId id = flows[k];
       bool fixed = false;
       if (by_bound) {
-        fixed = f.bound > 0 && f.bound * f.penalty <= bound_level * (1 + 1e-12);
+        fixed = bound(id) > 0 && bound(id) * penalty(id) <= bound_level * (1 + 1e-12);
       } else {
-        for (int r : routes_[flows[k]]) fixed |= r >= 0 && saturated_[r];
+        for (int r : routes_[id]) fixed |= r >= 0 && saturated_[r];
       }
       if (!fixed) {
         unfixed_[kept++] = k;
         continue;
       }
-      new_rate_[k] = by_bound ? f.bound : share / f.penalty;
+      new_rate_[k] = by_bound ? bound(id) : share / penalty(id);
       round_fixed_.push_back(k);
     }
     unfixed_.resize(kept);
@@ -350,8 +352,8 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
   bound_levels_.clear();
   if (weighted_) {
     for (std::size_t k = 0; k < flows.size(); ++k) {
-      const Flow& f = flows_[flows[k]];
-      if (f.bound > 0) bound_levels_.push_back({f.bound * f.penalty, std::uint32_t(k)});
+      const Weighting& w = weightings_[flows[k]];
+      if (w.bound > 0) bound_levels_.push_back({w.bound * w.penalty, std::uint32_t(k)});
     }
     std::sort(bound_levels_.begin(), bound_levels_.end(), [](BoundLevel a, BoundLevel b) {
       return a.level != b.level ? a.level < b.level : a.k < b.k;
@@ -385,7 +387,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
            b < bound_levels_.size() && bound_levels_[b].level <= bound_level * (1 + 1e-12); ++b) {
         const std::uint32_t k = bound_levels_[b].k;
         if (new_rate_[k] >= 0) continue;
-        new_rate_[k] = flows_[flows[k]].bound;
+        new_rate_[k] = weightings_[flows[k]].bound;  // bound_levels_: lv08 only
         round_fixed_.push_back(k);
       }
     } else {
@@ -420,7 +422,7 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
         for (TransferId id : users_[r]) {
           const std::uint32_t k = component_index_[id];
           if (new_rate_[k] >= 0) continue;
-          new_rate_[k] = weighted_ ? share / flows_[id].penalty : share;  // cm02: penalty 1
+          new_rate_[k] = weighted_ ? share / weightings_[id].penalty : share;  // cm02: penalty 1
           round_fixed_.push_back(k);
         }
       }

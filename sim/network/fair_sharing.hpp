@@ -74,12 +74,18 @@ class FairSharing final : public TransferScheduler, private EventHandler {
     std::uint32_t generation = 0;
     double remaining = 0;  // bits not yet transmitted at `since`
     double rate = 0;       // bits per second
-    double penalty = 1;    // max-min weight is 1 / penalty (lv08, else 1)
-    double bound = 0;      // bound on the max-min value (0: none)
     SimTime since{};
     SimTime finish = SimTime::max();
     std::uint64_t order = 0;  // start order: simultaneous ends are reported in it
     bool active = false;
+  };
+
+  // lv08 only: a flow's max-min weight is 1 / penalty, and its value has a bound (0: none).
+  // Apart from the flow record, so that under cm02 (penalty 1, no bound) a record is 64
+  // bytes: two flows per node in a million-worker round.
+  struct Weighting {
+    double penalty = 1;
+    double bound = 0;
   };
 
   struct Due {
@@ -100,7 +106,9 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   void attach(TransferId id);
   void detach(TransferId id);
   int link_resource(NodeId src, NodeId dst);
-  void set_penalty_and_bound(Flow& f, NodeId src, NodeId dst) const;
+  void set_penalty_and_bound(TransferId id, NodeId src, NodeId dst);
+  double penalty(TransferId id) const { return weighted_ ? weightings_[id].penalty : 1.0; }
+  double bound(TransferId id) const { return weighted_ ? weightings_[id].bound : 0.0; }
   void apply(std::uint32_t k, TransferId id);
   void sort_round(std::span<const TransferId> flows);
   void mark(int resource);
@@ -109,11 +117,12 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   const NetworkConfig& config_;
   TransferSink& sink_;
   Recompute mode_;
-  bool weighted_;                 // network.model lv08: weights, bounds and the bandwidth factor
-  double rate_factor_;            // rate = rate_factor_ · max-min value (1 under cm02)
-  std::vector<Flow> flows_;       // indexed by TransferId
-  std::vector<Route> routes_;     // indexed by TransferId
-  std::vector<double> capacity_;  // egress 0..n-1, ingress n..2n-1, then links
+  bool weighted_;              // network.model lv08: weights, bounds and the bandwidth factor
+  double rate_factor_;         // rate = rate_factor_ · max-min value (1 under cm02)
+  std::vector<Flow> flows_;    // indexed by TransferId
+  std::vector<Route> routes_;  // indexed by TransferId
+  std::vector<Weighting> weightings_;  // indexed by TransferId; empty unless weighted_
+  std::vector<double> capacity_;       // egress 0..n-1, ingress n..2n-1, then links
   // Per resource: its active flows. Two inline (a port of a ring gossip carries two):
   // a million nodes' ports then need no allocation of their own.
   std::vector<boost::container::small_vector<TransferId, 2>> users_;
