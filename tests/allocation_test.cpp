@@ -14,6 +14,7 @@
 //
 // Under sanitizers (their allocators replace malloc themselves) the count is off and the
 // scenario checks are skipped.
+#include <malloc.h>
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -21,8 +22,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -33,6 +36,7 @@
 #include "sim/metrics/evaluator.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/runtime/compute_model.hpp"
+#include "sim/scenario/topology_build.hpp"
 
 #if !DLSIM_SANITIZED && defined(__GLIBC__)
 #define DLSIM_COUNT_ALLOCATIONS 1
@@ -42,6 +46,20 @@
 
 namespace {
 std::atomic<std::uint64_t> allocation_count{0};
+// Bytes of live blocks (malloc_usable_size) and their high-water mark since the last
+// reset_peak_bytes(): what a run holds at its peak.
+std::atomic<std::int64_t> live_bytes{0};
+std::atomic<std::int64_t> peak_bytes{0};
+[[maybe_unused]] void add_live(std::int64_t bytes) {
+  const std::int64_t now = live_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::int64_t peak = peak_bytes.load(std::memory_order_relaxed);
+  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+[[maybe_unused]] void* counted_live(void* p) {
+  if (p) add_live(std::int64_t(malloc_usable_size(p)));
+  return p;
+}
 // Allocations of at least big_allocation_size bytes are also counted here (the size is
 // lowered only while a test looks at large tables).
 std::atomic<std::size_t> big_allocation_size{SIZE_MAX};
@@ -64,30 +82,34 @@ void __libc_free(void* p);
 
 void* malloc(std::size_t size) noexcept {
   count_one(size);
-  return __libc_malloc(size);
+  return counted_live(__libc_malloc(size));
 }
 void* calloc(std::size_t count, std::size_t size) noexcept {
   count_one(count * size);
-  return __libc_calloc(count, size);
+  return counted_live(__libc_calloc(count, size));
 }
 void* realloc(void* p, std::size_t size) noexcept {
   count_one(size);
-  return __libc_realloc(p, size);
+  const std::int64_t old = p ? std::int64_t(malloc_usable_size(p)) : 0;
+  void* q = __libc_realloc(p, size);
+  if (q || size == 0) add_live(-old);  // a failed realloc keeps p
+  return counted_live(q);
 }
 void free(void* p) noexcept {
+  if (p) add_live(-std::int64_t(malloc_usable_size(p)));
   __libc_free(p);
 }
 void* memalign(std::size_t alignment, std::size_t size) noexcept {
   count_one(size);
-  return __libc_memalign(alignment, size);
+  return counted_live(__libc_memalign(alignment, size));
 }
 void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
   count_one(size);
-  return __libc_memalign(alignment, size);
+  return counted_live(__libc_memalign(alignment, size));
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept {
   count_one(size);
-  void* p = __libc_memalign(alignment, size);
+  void* p = counted_live(__libc_memalign(alignment, size));
   if (!p) return 12;  // ENOMEM
   *out = p;
   return 0;
@@ -330,4 +352,56 @@ TEST_CASE("a network reserved for a round's transfers does not regrow its tables
   // index) passes 64 KiB and doubles at least once more (52 allocations of 64 KiB or more
   // against 34, when written).
   CHECK(plain.big_allocations >= reserved.big_allocations + 2 * 6);
+}
+
+// D-PSGD on a ring as in the 1 M-worker benchmark (bench/scenarios/gossip-ring-1m-profile.json).
+json dpsgd_profile_ring(int workers) {
+  return {{"seed", 1},
+          {"workers", workers},
+          {"model", {{"kind", "profile"}, {"parameters", 1000}, {"compute_time", "1ms"}}},
+          {"algorithm", {{"kind", "dpsgd"}}},
+          {"topology", {{"kind", "ring"}, {"weights", "metropolis"}}},
+          {"network", {{"latency", "5us"}, {"bandwidth", "10Gbps"}, {"sharing", "fair"}}},
+          {"stop", {{"iterations", 10}}},
+          {"metrics", {{"every", {{"iterations", 10}}}, {"test", false}}}};
+}
+
+// Peak heap bytes of a whole run (scenario, graph, engine, network, processes) above what
+// was live before it. Freed coroutine frames stay in their thread's cache until the thread
+// ends (task.hpp), and the last graph built stays cached (topology_build.hpp): the run gets
+// a thread of its own, and a 4-worker ring's graph replaces the last one first, so that no
+// run starts with memory another left.
+std::int64_t peak_heap_of_run(const json& doc) {
+  dlsim::sim::shared_topology(dlsim::sim::load_scenario(dpsgd_profile_ring(4)));
+  const std::int64_t before = live_bytes.load();
+  peak_bytes = before;
+  std::exception_ptr error;
+  std::thread([&] {
+    try {
+      dlsim::sim::SimTime total{};
+      run_windows(doc, {}, &total);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }).join();
+  if (error) std::rethrow_exception(error);
+  return peak_bytes.load() - before;
+}
+
+// Issue 18: bytes per simulated worker. The 1 M-worker benchmark's scenario at 4,096 and
+// 8,192 workers: the difference of the two runs' heap peaks is what 4,096 more workers
+// hold, every table doubling along. Counted in usable bytes, 2,348 per worker when written
+// (heaptrack, in requested bytes: 2,367 at 10^5 workers, README "Where the bytes go"). The
+// count is exact, so the budget is tight (1 % above): a change that adds 32 bytes to every
+// worker (a frame, an exchange, two flow records) meets it here; raise it knowingly, within
+// the issue's 4 KB.
+TEST_CASE("a D-PSGD worker on a ring holds at most 2370 bytes of heap") {
+  if (!DLSIM_COUNT_ALLOCATIONS) return;
+  const std::int64_t small = peak_heap_of_run(dpsgd_profile_ring(4096));
+  const std::int64_t large = peak_heap_of_run(dpsgd_profile_ring(8192));
+  const double per_worker = double(large - small) / 4096;
+  INFO("peak heap " << small << " B at 4,096 workers, " << large << " B at 8,192: " << per_worker
+                    << " B per worker");
+  CHECK(per_worker > 1000);  // the worker's coroutine frame alone is 720 bytes
+  CHECK(per_worker <= 2370);
 }
