@@ -402,6 +402,8 @@ TEST_CASE("a D-PSGD worker on a ring holds at most 2370 bytes of heap") {
   const double per_worker = double(large - small) / 4096;
   INFO("peak heap " << small << " B at 4,096 workers, " << large << " B at 8,192: " << per_worker
                     << " B per worker");
-  CHECK(per_worker > 1000);  // the worker's coroutine frame alone is 720 bytes
+  // A count that misses part of a run reads far less: with the first run's frames reused
+  // from the cache (no thread of its own) it read 1,128 bytes.
+  CHECK(per_worker >= 2000);
   CHECK(per_worker <= 2370);
 }

@@ -6,9 +6,9 @@
 // Coroutine frames come from a per-thread cache of freed frames by size class (16-byte
 // steps, malloc's own granularity, up to 4 KiB; larger frames use the global operator
 // new), so a process that calls a sub-coroutine per round or per message (a receive
-// loop) allocates nothing in steady state. Freed frames return to the cache of the thread that
-// frees them; each thread touches only its own cache; the memory goes back to the system at thread
-// exit.
+// loop) allocates nothing in steady state. Freed frames return to the cache of the
+// thread that frees them; each thread touches only its own cache; the memory goes back
+// to the system at thread exit.
 #pragma once
 
 #include <array>

@@ -34,7 +34,7 @@ WorkerMath::Stream& WorkerMath::stream(int id) {
   return streams_.back();
 }
 
-models::Compressor& WorkerMath::stream_compressor(int stream_id) {
+WorkerMath::Stream& WorkerMath::stream_with_compressor(int stream_id) {
   Stream& s = stream(stream_id);
   if (!s.compressor) {
     s.compressor = make_compressor(t_.scenario.algorithm.compressor, t_.objective.tensor_sizes());
@@ -42,7 +42,11 @@ models::Compressor& WorkerMath::stream_compressor(int stream_id) {
         stream_id == 0 ? "compress" : "compress/" + std::to_string(stream_id);
     s.rng = std::make_unique<Rng>(make_rng(t_.scenario.seed, purpose, std::uint64_t(id_)));
   }
-  return *s.compressor;
+  return s;
+}
+
+models::Compressor& WorkerMath::stream_compressor(int stream_id) {
+  return *stream_with_compressor(stream_id).compressor;
 }
 
 models::ComputeCost WorkerMath::gradient(const models::Vector& x, models::Vector& g) {
@@ -96,10 +100,9 @@ Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension
   // per-stream compressor or random stream (2.5 KB) is built for nothing.
   if (!t_.objective.has_math())
     return sized_payload(this->stream(stream).pool, decoder_->bits_for(dimension), dimension);
-  models::Compressor& compressor = stream_compressor(stream);
-  Stream& s = this->stream(stream);  // made by stream_compressor
+  Stream& s = stream_with_compressor(stream);
   auto e = s.pool.acquire();
-  compressor.encode_into(v, *s.rng, *e);
+  s.compressor->encode_into(v, *s.rng, *e);
   return e;
 }
 

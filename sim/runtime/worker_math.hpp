@@ -79,6 +79,8 @@ class WorkerMath {
   // The record of stream `id`, added on first use. A reference to it lasts until the next
   // new stream is added, so none is held across another stream's first use.
   Stream& stream(int id);
+  // stream(id), with its compressor and random stream built on first use.
+  Stream& stream_with_compressor(int id);
   // encode_fp32's stream: only its pool is used (algorithms number theirs from 0).
   static constexpr int kFp32Stream = -1;
 
