@@ -4,21 +4,20 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "scratch_path.hpp"
 #include "sim/run/runner.hpp"
 #include "sim/scenario/load.hpp"
 
 namespace dlsim::test {
 
+// A new empty folder under the temp directory, removed when the test process exits.
 inline std::filesystem::path fresh_dir(const std::string& stem) {
-  static std::mt19937_64 rng(std::random_device{}());
-  auto dir =
-      std::filesystem::temp_directory_path() / ("dlsim-test-" + stem + "-" + std::to_string(rng()));
+  auto dir = scratch_path(stem);
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -2,8 +2,6 @@
 // path and message, temporary scenario files.
 #pragma once
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "scratch_path.hpp"
 #include "sim/scenario/load.hpp"
 
 namespace dlsim::test {
@@ -49,10 +48,8 @@ inline void check_rejected(const std::string& text, const std::string& where,
 struct TempFile {
   std::filesystem::path path;
   explicit TempFile(const std::string& text) {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("dlsim_scenario_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-            ".json");
+    path = scratch_path("scenario");
+    path += ".json";
     std::ofstream(path) << text;
   }
   ~TempFile() { std::filesystem::remove(path); }

@@ -3,7 +3,6 @@
 // circulant) hold for the graphs it builds, checked from the arcs and weights
 // themselves; and a kind registered here, in the test alone, is in the key table and
 // works in a scenario like a built-in one (docs/design.md §9).
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -62,8 +61,7 @@ const TopologyRegistration test_line{{
 }};
 
 std::string edge_list_file() {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("dlsim_topology_registry_test_" + std::to_string(::getpid()) + ".txt");
+  const auto path = dlsim::test::scratch_path("topology-registry-edges");
   std::ofstream out(path);
   for (int i = 0; i < 16; ++i)
     out << i << " " << (i + 1) % 16 << "\n" << i << " " << (i + 5) % 16 << "\n";

@@ -6,7 +6,6 @@
 //     fairly shared), and every node sends one message per out-neighbour per round;
 //   - summary.json carries the facts `dlsim topology --json` prints;
 //   - weights that cannot work for dpsgd (uniform on a star) are refused.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -32,8 +31,7 @@ json with_kind(const std::string& kind) {
   }
   if (kind == "edge-list") {
     // A ring with two chords.
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("dlsim_topology_runs_edges_" + std::to_string(::getpid()) + ".txt");
+    const auto path = dlsim::test::scratch_path("topology-runs-edges");
     std::ofstream out(path);
     out << "# ring of 16 plus chords\n";
     for (int i = 0; i < 16; ++i) out << i << " " << (i + 1) % 16 << "\n";

@@ -2,7 +2,6 @@
 // independent truth: degrees and edge counts from the definitions (docs/design.md §9),
 // row/column sums, the exact averaging of one-peer-exponential after log2(n)
 // rounds (docs/algorithms.md §4), seeded reproducibility, refusal of impossible input.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +11,7 @@
 
 #include <Eigen/Dense>
 
+#include "scratch_path.hpp"
 #include "topologies/analysis.hpp"
 #include "topologies/edge_list.hpp"
 #include "topologies/facts.hpp"
@@ -57,8 +57,7 @@ void check_well_formed(const Graph& g) {
 }
 
 std::filesystem::path write_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("dlsim_topology_test_" + std::to_string(::getpid()) + "_" + name);
+  const auto path = dlsim::test::scratch_path("topology-" + name);
   std::ofstream(path) << text;
   return path;
 }

@@ -3,6 +3,7 @@ it writes back through ``results``."""
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -77,19 +78,25 @@ def run(scenario, set=None, out=None, threads=1, inline_metrics=False):  # noqa:
         or the path of a scenario file.
     set: {dotted key: value} overrides, passed as ``--set KEY=VALUE`` with VALUE encoded
         as JSON (``{"network.bandwidth": "1Gbps", "workers": 4}``).
-    out: the run folder; default a new temporary folder (not removed).
+    out: the run folder; default a new temporary folder (kept, unless the run fails).
     threads: ``--threads`` (0 = all cores; results are identical for every value).
     inline_metrics: ``--inline-metrics``: evaluate the metrics on the simulation's thread
         (by default, with one thread, on a second thread beside it; the same values).
 
     Raises DlsimError (returncode 2 on bad input) when dlsim fails.
     """
-    if out is None:
+    made_here = out is None
+    if made_here:
         out = tempfile.mkdtemp(prefix="dlsim-run-")
-    with _ScenarioFile(scenario) as path:
-        _execute(["run", path] + _set_args(set)
-                 + ["--out", os.fspath(out), "--quiet", "--threads", str(int(threads))]
-                 + (["--inline-metrics"] if inline_metrics else []))
+    try:
+        with _ScenarioFile(scenario) as path:
+            _execute(["run", path] + _set_args(set)
+                     + ["--out", os.fspath(out), "--quiet", "--threads", str(int(threads))]
+                     + (["--inline-metrics"] if inline_metrics else []))
+    except BaseException:
+        if made_here:  # a failed run leaves no empty temporary folder behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     return load(out)
 
 

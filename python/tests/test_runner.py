@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import tempfile
 
 import numpy as np
 import pytest
@@ -49,10 +50,23 @@ def test_run_inline_metrics_gives_the_same_rows(dlsim_bin, tiny, tmp_path):
     assert inline.summary["totals"]["metrics_thread_s"] == 0
 
 
-def test_run_default_out_is_a_new_folder(dlsim_bin, tiny):
+def test_run_default_out_is_a_new_folder(dlsim_bin, tiny, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # keep /tmp clean
     a = dlsim.run(tiny, set={"stop.iterations": 5})
     b = dlsim.run(tiny, set={"stop.iterations": 5})
     assert a.dir != b.dir and os.path.isfile(os.path.join(a.dir, "summary.json"))
+    assert os.path.dirname(a.dir) == str(tmp_path)
+
+
+def test_failed_run_leaves_no_default_folder(dlsim_bin, tiny, tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    with pytest.raises(dlsim.DlsimError):
+        dlsim.run(tiny, set={"workers": 0})
+    with pytest.raises(dlsim.DlsimError):
+        dlsim.run(tmp_path / "missing.json")
+    assert [p.name for p in temp.iterdir() if p.name.startswith("dlsim-run-")] == []
 
 
 def test_load_reads_a_saved_model(dlsim_bin, tiny, tmp_path):
