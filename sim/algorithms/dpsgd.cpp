@@ -41,7 +41,6 @@ class DpsgdWorker {
  public:
   DpsgdWorker(Training& t, int id, DpsgdSetup setup, const topo::GraphSchedule& graph)
       : t_(t),
-        id_(id),
         setup_(setup),
         math_(t, id),
         gossip_(t.nodes[id], graph, t.failures, FailureRule::row),
@@ -72,7 +71,6 @@ class DpsgdWorker {
 
  private:
   Training& t_;
-  int id_;
   DpsgdSetup setup_;
   WorkerMath math_;
   NeighbourExchange gossip_;

@@ -36,6 +36,7 @@ inline void local_step(models::Vector& x, models::Vector& m, const models::Vecto
 inline void local_step_at(std::int64_t k, std::int64_t total_iterations, models::Vector& x,
                           models::Vector& m, const models::Vector& g, const AlgorithmSpec& a,
                           const models::Objective& objective) {
+  if (x.size() == 0) return;  // no math: not even the schedule (a million workers a round)
   local_step(x, m, g, step_size_at(a, k, total_iterations), a, objective);
 }
 

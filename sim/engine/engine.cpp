@@ -16,17 +16,8 @@ Engine::~Engine() {
   processes_.clear();
 }
 
-void Engine::schedule(SimTime at, EventHandler* handler, std::uint64_t arg) {
-  if (at < now_) throw std::logic_error("event scheduled in the past");
-  if (at == SimTime::max()) {  // saturated: due beyond the clock's end, so never run
-    beyond_clock_end_ = true;
-    return;
-  }
-  queue_.push(Event{at, next_seq_++, handler, arg});
-}
-
-void Engine::schedule_resume(SimTime at, std::coroutine_handle<> h) {
-  schedule(at, nullptr, reinterpret_cast<std::uint64_t>(h.address()));
+void Engine::throw_scheduled_in_the_past() {
+  throw std::logic_error("event scheduled in the past");
 }
 
 void Engine::spawn(Task<void> process) {

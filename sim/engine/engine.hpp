@@ -51,9 +51,19 @@ class Engine final : private ProcessObserver {
 
   /// Schedules `handler->on_event(arg)` at `at` (>= now). An event at SimTime::max() (a
   /// saturated sum) is never run: it marks the clock's end (reached_clock_end()).
-  void schedule(SimTime at, EventHandler* handler, std::uint64_t arg);
+  /// (Inline: several calls per simulated message.)
+  void schedule(SimTime at, EventHandler* handler, std::uint64_t arg) {
+    if (at < now_) throw_scheduled_in_the_past();
+    if (at == SimTime::max()) {  // saturated: due beyond the clock's end, so never run
+      beyond_clock_end_ = true;
+      return;
+    }
+    queue_.push(Event{at, handler, arg});
+  }
   /// Schedules the resumption of a suspended coroutine at `at` (>= now).
-  void schedule_resume(SimTime at, std::coroutine_handle<> h);
+  void schedule_resume(SimTime at, std::coroutine_handle<> h) {
+    schedule(at, nullptr, reinterpret_cast<std::uint64_t>(h.address()));
+  }
 
   /// Registers a computation (job_pool.hpp). Before the clock moves past the current
   /// instant, run() runs every registered job (in parallel with threads > 1) and then
@@ -98,10 +108,10 @@ class Engine final : private ProcessObserver {
 
  private:
   void on_process_done(std::exception_ptr error) override;
+  [[noreturn]] static void throw_scheduled_in_the_past();
   void run_jobs();
 
   SimTime now_{};
-  std::uint64_t next_seq_ = 0;
   std::uint64_t events_ = 0;
   EventQueue queue_;
   std::vector<Task<void>> processes_;

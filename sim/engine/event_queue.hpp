@@ -30,10 +30,11 @@ namespace dlsim::sim {
 class EventHandler;
 
 /// One scheduled event. `handler == nullptr` means "resume the coroutine whose
-/// address is `arg`"; otherwise `handler->on_event(arg)` is called.
+/// address is `arg`"; otherwise `handler->on_event(arg)` is called. It carries no
+/// sequence number: the queue keeps equal times in push order by itself (above), and
+/// 24 bytes instead of 32 matter with millions pending.
 struct Event {
   SimTime time;
-  std::uint64_t seq;
   EventHandler* handler;
   std::uint64_t arg;
 };

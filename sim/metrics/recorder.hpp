@@ -146,6 +146,9 @@ class Recorder {
   std::map<std::int64_t, Snapshot> pending_;
   // A completed iteration's node, reused for the next one (no allocation per iteration).
   std::map<std::int64_t, Snapshot>::node_type spare_;
+  // The entry the last deposit found (valid until an entry leaves pending_).
+  std::map<std::int64_t, Snapshot>::iterator last_found_;
+  bool last_found_valid_ = false;
   std::vector<std::int64_t> last_deposit_;  // per holder; empty until a holder retires
   std::int64_t completed_ = 0;
   std::int64_t last_emitted_ = -1;

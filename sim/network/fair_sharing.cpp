@@ -34,9 +34,26 @@ FairSharing::FairSharing(Engine& engine, const NetworkConfig& config, TransferSi
     capacity_[n + i] = config.ingress(i);
   }
   users_.resize(capacity_.size());
+  find_whether_links_bind();
+}
+
+// When no link has its own values and the default link is at least as fast as
+// min(fastest egress, fastest ingress), no link can be slower than both ports of a flow
+// (min(egress(src), ingress(dst)) is never larger): link_resource() is then -1 for every
+// flow, found without looking the link up (a million flows start in a round).
+void FairSharing::find_whether_links_bind() {
+  links_never_bind_ = false;
+  if (config_.has_link_values()) return;
+  double fastest_egress = 0, fastest_ingress = 0;
+  for (int i = 0; i < config_.nodes(); ++i) {
+    fastest_egress = std::max(fastest_egress, config_.egress(i));
+    fastest_ingress = std::max(fastest_ingress, config_.ingress(i));
+  }
+  links_never_bind_ = config_.default_link().bandwidth >= std::min(fastest_egress, fastest_ingress);
 }
 
 int FairSharing::link_resource(NodeId src, NodeId dst) {
+  if (links_never_bind_) return -1;
   // A link at least as fast as both its ports can never be the bottleneck: every flow
   // on it also crosses those ports, where its share is no larger.
   const double bw = config_.link(src, dst).bandwidth;
@@ -130,6 +147,7 @@ void FairSharing::rates_changed() {
   }
   for (const auto& [key, resource] : link_ids_)
     capacity_[resource] = config_.link(NodeId(key >> 32), NodeId(key & 0xffffffffu)).bandwidth;
+  find_whether_links_bind();
   for (TransferId id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
     if (!f.active) continue;
@@ -416,6 +434,14 @@ void FairSharing::fill_with_heap(std::span<const int> resources,
             heap[kept++] = e;
         }
         heap.resize(kept);
+        if (first_round && kept == 0) {
+          // Every resource saturates in the first round (a synchronous gossip round):
+          // every flow gets the share, as the visit below would give it, and nothing is
+          // left to subtract it from.
+          for (std::size_t k = 0; k < flows.size(); ++k)
+            new_rate_[k] = weighted_ ? share / weightings_[flows[k]].penalty : share;
+          return;
+        }
         build_heap();
       }
       for (int r : saturated_list_) {

@@ -106,6 +106,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   void attach(TransferId id);
   void detach(TransferId id);
   int link_resource(NodeId src, NodeId dst);
+  void find_whether_links_bind();
   void set_penalty_and_bound(TransferId id, NodeId src, NodeId dst);
   double penalty(TransferId id) const { return weighted_ ? weightings_[id].penalty : 1.0; }
   double bound(TransferId id) const { return weighted_ ? weightings_[id].bound : 0.0; }
@@ -117,10 +118,11 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   const NetworkConfig& config_;
   TransferSink& sink_;
   Recompute mode_;
-  bool weighted_;              // network.model lv08: weights, bounds and the bandwidth factor
-  double rate_factor_;         // rate = rate_factor_ · max-min value (1 under cm02)
-  std::vector<Flow> flows_;    // indexed by TransferId
-  std::vector<Route> routes_;  // indexed by TransferId
+  bool weighted_;                  // network.model lv08: weights, bounds and the bandwidth factor
+  double rate_factor_;             // rate = rate_factor_ · max-min value (1 under cm02)
+  bool links_never_bind_ = false;  // every link is at least as fast as its ports
+  std::vector<Flow> flows_;        // indexed by TransferId
+  std::vector<Route> routes_;      // indexed by TransferId
   std::vector<Weighting> weightings_;  // indexed by TransferId; empty unless weighted_
   std::vector<double> capacity_;       // egress 0..n-1, ingress n..2n-1, then links
   // Per resource: its active flows. Two inline (a port of a ring gossip carries two):

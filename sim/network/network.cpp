@@ -57,9 +57,8 @@ void Network::begin_transmission(TransferId id) {
   scheduler_->add(id, m.src, m.dst, wire_bits);
 }
 
-bool Network::dropped(NodeId src, NodeId dst) {
+bool Network::draw_drop(NodeId src, NodeId dst) {
   const NetworkFaults& f = config_.faults();
-  if (!f.any_drops()) return false;
   const double p = f.drop_probability_of(src, dst);
   if (p <= 0) return false;
   const auto key = NetworkFaults::link_key(src, dst);
@@ -119,7 +118,7 @@ void Network::arrive(TransferId id) {
     engine_.schedule_resume(engine_.now(), done->waiter);
 }
 
-void Network::apply_due_changes() {
+void Network::apply_changes_due_now() {
   auto& schedule = config_.faults().schedule;
   bool changed = false;
   while (next_change_ < schedule.size() && schedule[next_change_].at <= engine_.now()) {

@@ -82,8 +82,18 @@ class Network final : private TransferSink, private EventHandler {
   void arrive(TransferId id);
   // Hands the transfer to the scheduler now, or when its link's outage ends.
   void begin_transmission(TransferId id);
-  bool dropped(NodeId src, NodeId dst);
-  void apply_due_changes();
+  // Whether this transmission of src -> dst is lost (a draw of the link's own stream);
+  // false at once when no drops are configured.
+  bool dropped(NodeId src, NodeId dst) {
+    return config_.faults().any_drops() && draw_drop(src, dst);
+  }
+  bool draw_drop(NodeId src, NodeId dst);
+  // Applies the scheduled changes due by now. Inline: called for every transfer event,
+  // and most runs schedule none.
+  void apply_due_changes() {
+    if (next_change_ < config_.faults().schedule.size()) apply_changes_due_now();
+  }
+  void apply_changes_due_now();
 
   Engine& engine_;
   NetworkConfig config_;

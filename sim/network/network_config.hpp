@@ -50,9 +50,13 @@ class NetworkConfig {
   }
 
   LinkParams link(NodeId from, NodeId to) const {
+    if (links_.empty()) return default_link_;  // no per-link values: skip the hashing
     auto it = links_.find(key(from, to));
     return it == links_.end() ? default_link_ : it->second;
   }
+  /// Whether some link has its own values (set_link); otherwise every link is the default.
+  bool has_link_values() const { return !links_.empty(); }
+  const LinkParams& default_link() const { return default_link_; }
   void set_link(NodeId from, NodeId to, std::optional<SimTime> latency,
                 std::optional<BitsPerSecond> bandwidth) {
     LinkParams p = link(from, to);
