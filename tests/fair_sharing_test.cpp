@@ -387,3 +387,64 @@ TEST_CASE("for_each_by_dense_key visits by unique keys as std::sort orders them,
   const std::vector<Item> twice = {{5, 1}, {6, 2}, {5, 3}};
   CHECK_THROWS_AS(for_each_by_dense_key(twice, key_of, value_of, slots, never), std::logic_error);
 }
+
+TEST_CASE("a default link slower than the NICs binds every flow, also once the NICs change",
+          "[fair_sharing]") {
+  // No link has values of its own, so the solver decides once whether links can bind
+  // (fair_sharing.cpp, find_whether_links_bind): they can when the default link is slower
+  // than both the fastest egress and the fastest ingress, and it decides again at a rate
+  // change. Two flows on disjoint pairs and one pair of flows sharing egress 0.
+  auto ends = [](NetworkConfig config, BitsPerSecond later_nics) {
+    Engine engine;
+    Recorder recorder(engine);
+    FairSharing sharing(engine, config, recorder);
+    struct Start final : EventHandler {
+      FairSharing* sharing;
+      NetworkConfig* config;
+      BitsPerSecond nics;
+      void on_event(std::uint64_t arg) override {
+        if (arg == 1) {  // the NICs change before any flow starts
+          config->set_all_nics(nics, nics);
+          sharing->rates_changed();
+          return;
+        }
+        sharing->add(0, 0, 1, 1e6);
+        sharing->add(1, 0, 2, 1e6);
+        sharing->add(2, 3, 4, 1e6);
+      }
+    } start;
+    start.sharing = &sharing;
+    start.config = &config;
+    start.nics = later_nics;
+    if (later_nics > 0) engine.schedule(SimTime::from_ps(1), &start, 1);
+    engine.schedule(SimTime::from_ps(2), &start, 0);
+    engine.run();
+    std::map<TransferId, SimTime> by_id;
+    for (const auto& [id, at] : recorder.ends) by_id[id] = at;
+    return by_id;
+  };
+  const SimTime t0 = SimTime::from_ps(2);
+  SECTION("the NICs are faster than the default link from the start") {
+    NetworkConfig config(5, SimTime{}, 1e9, Sharing::fair, 0);
+    config.set_all_nics(10e9, 10e9);
+    const auto at = ends(config, 0);
+    // Links 0->1 and 0->2 are 1 Gbps each; egress 0 (10 Gbps) does not bind.
+    CHECK(at.at(0) == t0 + transmission_time(1e6, 1e9));
+    CHECK(at.at(1) == t0 + transmission_time(1e6, 1e9));
+    CHECK(at.at(2) == t0 + transmission_time(1e6, 1e9));
+  }
+  SECTION("the NICs become faster than the default link") {
+    NetworkConfig config(5, SimTime{}, 1e9, Sharing::fair, 0);
+    const auto at = ends(config, 10e9);
+    CHECK(at.at(0) == t0 + transmission_time(1e6, 1e9));
+    CHECK(at.at(2) == t0 + transmission_time(1e6, 1e9));
+  }
+  SECTION("NICs no faster than the default link: the shared egress binds") {
+    NetworkConfig config(5, SimTime{}, 10e9, Sharing::fair, 0);
+    config.set_all_nics(1e9, 1e9);
+    const auto at = ends(config, 0);
+    CHECK(at.at(0) == t0 + transmission_time(1e6, 0.5e9));
+    CHECK(at.at(1) == t0 + transmission_time(1e6, 0.5e9));
+    CHECK(at.at(2) == t0 + transmission_time(1e6, 1e9));
+  }
+}

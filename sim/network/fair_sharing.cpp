@@ -104,7 +104,9 @@ void FairSharing::detach(TransferId id) {
     for (int j = 0; j < 3; ++j)
       if (routes_[moved][j] == r) m.position[j] = f.position[k];
     list.pop_back();
-    mark(r);
+    // A resource left without flows changes no rate (and a flow attached to it later
+    // marks it again): only one that still has flows needs solving.
+    if (!list.empty()) mark(r);
   }
 }
 

@@ -273,7 +273,8 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   Training training{s,  *p.objective, train, p.shards, p.objective->initial_point(init_rng),
                     {}, recorder,     wall};
   training.ranks = rank_jobs.get();
-  for (int i = 0; i < node_count(s); ++i) training.nodes.emplace_back(i, engine, network, compute);
+  for (int i = 0, nodes = node_count(s); i < nodes; ++i)
+    training.nodes.emplace_back(i, engine, network, compute);
   std::unique_ptr<NodeFailures> failures;  // network.faults.fail (node_failures.hpp)
   if (!s.network.fail.empty()) {
     std::vector<NodeFailures::Failure> planned;
