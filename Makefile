@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 PYTHON := /usr/bin/python3
 
-.PHONY: all setup configure build build-dlsim test test-fast sanitize tsan fuzz demo bench bench-e2e bench-simgrid docs format clean
+.PHONY: all setup configure build build-dlsim test test-fast sanitize tsan fuzz demo bench bench-e2e bench-instructions bench-simgrid docs format clean
 
 all: build
 
@@ -125,6 +125,11 @@ bench: build
 BENCH_RUNS ?= 3
 bench-e2e: build
 	$(PYTHON) bench/e2e.py --dlsim $(BUILD_DIR)/bin/dlsim --runs $(BENCH_RUNS)
+
+# Instructions per simulated worker and round (valgrind's cachegrind: the same on every
+# run, unlike wall time); OLD=<binary> adds a column for another build.
+bench-instructions: build-dlsim
+	$(PYTHON) bench/instructions_per_round.py --dlsim $(BUILD_DIR)/bin/dlsim $(if $(OLD),--old $(OLD))
 
 # dlsim against SimGrid 3.32 on the 1024-node ring gossip (median of 5 runs each, one
 # table); needs libsimgrid-dev, without which simgrid_gossip_ring1024 is not built.

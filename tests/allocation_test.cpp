@@ -390,12 +390,12 @@ std::int64_t peak_heap_of_run(const json& doc) {
 
 // Issue 18: bytes per simulated worker. The 1 M-worker benchmark's scenario at 4,096 and
 // 8,192 workers: the difference of the two runs' heap peaks is what 4,096 more workers
-// hold, every table doubling along. Counted in usable bytes, 2,348 per worker when written
-// (heaptrack, in requested bytes: 2,367 at 10^5 workers, README "Where the bytes go"). The
-// count is exact, so the budget is tight (1 % above): a change that adds 32 bytes to every
-// worker (a frame, an exchange, two flow records) meets it here; raise it knowingly, within
-// the issue's 4 KB.
-TEST_CASE("a D-PSGD worker on a ring holds at most 2370 bytes of heap") {
+// hold, every table doubling along. Counted in usable bytes, 2,348 per worker when written,
+// 2,308 since the events lost their sequence number (heaptrack, in requested bytes: README
+// "Where the bytes go"). The count is exact, so the budget is tight (0.5 % above): a change
+// that adds 16 bytes to every worker (an event pending twice, a frame class) meets it
+// here; raise it knowingly, within the issue's 4 KB.
+TEST_CASE("a D-PSGD worker on a ring holds at most 2320 bytes of heap") {
   if (!DLSIM_COUNT_ALLOCATIONS) return;
   const std::int64_t small = peak_heap_of_run(dpsgd_profile_ring(4096));
   const std::int64_t large = peak_heap_of_run(dpsgd_profile_ring(8192));
@@ -405,5 +405,5 @@ TEST_CASE("a D-PSGD worker on a ring holds at most 2370 bytes of heap") {
   // A count that misses part of a run reads far less: with the first run's frames reused
   // from the cache (no thread of its own) it read 1,128 bytes.
   CHECK(per_worker >= 2000);
-  CHECK(per_worker <= 2370);
+  CHECK(per_worker <= 2320);
 }

@@ -107,24 +107,24 @@ Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension
 }
 
 void WorkerMath::decode(const Message& m, models::Vector& out) {
-  const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.computes(id_)) {
+  if (!t_.computes(id_)) {  // nothing to decode, nothing to time
     out.resize(0);
     return;
   }
+  const ScopedWall timer = t_.wall.time_compress();
   decoder_->decode(*m.payload, out);
 }
 
 void WorkerMath::add_decoded(const Message& m, double weight, models::Vector& target) {
-  const ScopedWall timer = t_.wall.time_compress();
   if (!t_.computes(id_)) return;
+  const ScopedWall timer = t_.wall.time_compress();
   decoder_->add_decoded(*m.payload, weight, target);
 }
 
 void WorkerMath::add_own_decoded(const Message& m, double weight, models::Vector& target,
                                  int stream) {
-  const ScopedWall timer = t_.wall.time_compress();
   if (!t_.computes(id_) || !t_.objective.has_math()) return;
+  const ScopedWall timer = t_.wall.time_compress();
   if (stream_compressor(stream).add_last_encoded(weight, target)) return;
   decoder_->add_decoded(*m.payload, weight, target);
 }
@@ -146,11 +146,11 @@ Payload WorkerMath::encode_fp32_here(const models::Vector& v, models::Index dime
 }
 
 void WorkerMath::decode_fp32(const Message& m, models::Vector& out) {
-  const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.computes(id_)) {
+  if (!t_.computes(id_)) {  // nothing to decode, nothing to time
     out.resize(0);
     return;
   }
+  const ScopedWall timer = t_.wall.time_compress();
   fp32_.decode(*m.payload, out);
 }
 
