@@ -28,12 +28,13 @@ inline ScratchRegistry& scratch_registry() {
 }
 }  // namespace detail
 
-// A new path `<temp>/dlsim-test-<stem>-<random>` (not created), removed at process exit.
+// A new path `<temp>/dlsim-test-<random>-<stem>` (not created), removed at process exit.
+// It ends with `stem`, so a file keeps its name's tail (errors quote it).
 inline std::filesystem::path scratch_path(const std::string& stem) {
   auto& registry = detail::scratch_registry();
   const std::lock_guard lock(registry.mutex);
   auto path = std::filesystem::temp_directory_path() /
-              ("dlsim-test-" + stem + "-" + std::to_string(registry.rng()));
+              ("dlsim-test-" + std::to_string(registry.rng()) + "-" + stem);
   registry.paths.push_back(path);
   return path;
 }

@@ -40,7 +40,10 @@
 //                 message one round puts in flight 280 B (transfer slot, mailbox entry,
 //                 fair-sharing flow), and per tensor per worker 840 B for per-tensor
 //                 compressor chains (stream and decoder; 420 B without values) (measured:
-//                 peak RSS over node counts from 1,024 to 65,536).
+//                 peak RSS over node counts from 1,024 to 65,536; since the workers share
+//                 one decoder chain, Training::decoder(), this is high by up to about 280 B
+//                 per tensor per worker: alpc-svrg-resnet50-layers-1024.json, 107 tensors,
+//                 peaks at 41.3 MB against 71.7 MB before and an estimate of 58.3 MB).
 // The peak is baseline + max(loading, data + model state + thread scratch + engine).
 // Across K MPI ranks it is one rank's: the per-worker model state (vectors, payload
 // buffers, own values, gossip copies) of ⌈n/K⌉ workers; the data, engine, recorder and

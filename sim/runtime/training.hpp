@@ -84,6 +84,14 @@ struct Training {
   WallAccount& wall;
   NodeFailures* failures = nullptr;  // network.faults.fail; null: no node fails
   RankJobs* ranks = nullptr;         // across ranks (rank_jobs.hpp); null: one process
+  // decoder()'s chain once built.
+  std::unique_ptr<models::Compressor> shared_decoder{};
+
+  /// The scenario's compressor chain as every worker's decoder. Decoding is const and
+  /// keeps no state (models/compress/compressor.hpp), so one chain serves all workers and
+  /// threads: a million workers build one, not a million (per-tensor chains of a layered
+  /// model are hundreds of bytes each). Built at the first call, on the engine thread.
+  const models::Compressor& decoder();
 
   int workers() const { return int(scenario.workers); }
   /// Whether this rank runs node `id`'s math (always, in one process).

@@ -16,11 +16,14 @@ std::unique_ptr<models::Compressor> make_compressor(
   return models::build_compressor(spec, tensor_sizes);
 }
 
+const models::Compressor& Training::decoder() {
+  if (!shared_decoder)
+    shared_decoder = make_compressor(scenario.algorithm.compressor, objective.tensor_sizes());
+  return *shared_decoder;
+}
+
 WorkerMath::WorkerMath(Training& training, int id)
-    : t_(training),
-      id_(id),
-      decoder_(make_compressor(training.scenario.algorithm.compressor,
-                               training.objective.tensor_sizes())) {
+    : t_(training), id_(id), decoder_(&training.decoder()) {
   if (training.computes(id) && training.train && id < training.workers())
     sampler_ = std::make_unique<models::BatchSampler>(
         training.shards[id], training.scenario.algorithm.batch_size,

@@ -87,7 +87,7 @@ class WorkerMath {
   Training& t_;
   int id_;
   std::vector<Stream> streams_;
-  std::unique_ptr<models::Compressor> decoder_;  // decode is stateless: one serves all
+  const models::Compressor* decoder_;  // Training::decoder(), shared by every worker
   models::Fp32Compressor fp32_;
   std::unique_ptr<models::BatchSampler> sampler_;
 };
