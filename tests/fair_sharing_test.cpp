@@ -437,6 +437,7 @@ TEST_CASE("a default link slower than the NICs binds every flow, also once the N
     NetworkConfig config(5, SimTime{}, 1e9, Sharing::fair, 0);
     const auto at = ends(config, 10e9);
     CHECK(at.at(0) == t0 + transmission_time(1e6, 1e9));
+    CHECK(at.at(1) == t0 + transmission_time(1e6, 1e9));
     CHECK(at.at(2) == t0 + transmission_time(1e6, 1e9));
   }
   SECTION("NICs no faster than the default link: the shared egress binds") {

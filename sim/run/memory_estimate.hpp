@@ -36,7 +36,7 @@
 //                 less one stream for models without values, which build no stream
 //                 compressor; the 8.5 KB measured before WorkerMath's idle 2,504-byte
 //                 generator went, not re-measured: at 10^6 profile workers the estimate
-//                 is 4.26 GB against 2.40 GB peak RSS), per
+//                 is 4.26 GB against 2.35 GB peak RSS), per
 //                 message one round puts in flight 280 B (transfer slot, mailbox entry,
 //                 fair-sharing flow), and per tensor per worker 840 B for per-tensor
 //                 compressor chains (stream and decoder; 420 B without values) (measured:
