@@ -62,7 +62,8 @@ bool Recorder::wants(std::int64_t k) const {
 
 void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
   // Workers deposit the same iteration one after another: look it up once.
-  auto it = last_found_valid_ && last_found_->first == k ? last_found_ : pending_.find(k);
+  auto it =
+      last_found_ != pending_.end() && last_found_->first == k ? last_found_ : pending_.find(k);
   if (it == pending_.end()) {  // reuse the node of a completed iteration: no allocation
     if (spare_.empty()) {
       it = pending_.try_emplace(k).first;
@@ -73,7 +74,6 @@ void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
     }
   }
   last_found_ = it;
-  last_found_valid_ = true;
   Snapshot& s = it->second;
   if (wants(k)) {
     s.models.resize(plan_.holders);
@@ -81,7 +81,7 @@ void Recorder::deposit(int holder, std::int64_t k, const models::Vector& x) {
   }
   if (++s.count < holders_at(k)) return;
   std::vector<models::Vector> complete_models = present_models(k, std::move(s.models));
-  last_found_valid_ = false;
+  last_found_ = pending_.end();
   spare_ = pending_.extract(it);
   complete(k, std::move(complete_models));
 }
@@ -122,7 +122,7 @@ void Recorder::retire(int holder, std::int64_t last) {
     if (it == pending_.end() || it->second.count < holders_at(it->first)) return;
     const std::int64_t k = it->first;
     std::vector<models::Vector> complete_models = present_models(k, std::move(it->second.models));
-    last_found_valid_ = false;
+    last_found_ = pending_.end();
     pending_.erase(it);
     complete(k, std::move(complete_models));
   }

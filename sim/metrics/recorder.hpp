@@ -54,6 +54,9 @@ class Recorder {
 
   Recorder(Engine& engine, const Network& network, const Evaluator& evaluator, RecorderPlan plan,
            std::vector<MetricsObserver*> observers, Clock::time_point start);
+  // Not copied or moved: last_found_ points into this object's own map.
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
 
   /// Across ranks (sim/engine/rank_group.hpp): holder h's model is real only on the rank
   /// that owns worker h. Each row gathers the models on rank 0; the ranks share the
@@ -146,9 +149,8 @@ class Recorder {
   std::map<std::int64_t, Snapshot> pending_;
   // A completed iteration's node, reused for the next one (no allocation per iteration).
   std::map<std::int64_t, Snapshot>::node_type spare_;
-  // The entry the last deposit found (valid until an entry leaves pending_).
-  std::map<std::int64_t, Snapshot>::iterator last_found_;
-  bool last_found_valid_ = false;
+  // The entry the last deposit found; end() once an entry leaves pending_.
+  std::map<std::int64_t, Snapshot>::iterator last_found_ = pending_.end();
   std::vector<std::int64_t> last_deposit_;  // per holder; empty until a holder retires
   std::int64_t completed_ = 0;
   std::int64_t last_emitted_ = -1;
