@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 
+#include "sim/engine/heap_prefault.hpp"
 #include "sim/network/dense_key_order.hpp"
 #include "sim/network/network_model.hpp"
 
@@ -34,6 +35,7 @@ FairSharing::FairSharing(Engine& engine, const NetworkConfig& config, TransferSi
     capacity_[n + i] = config.ingress(i);
   }
   users_.resize(capacity_.size());
+  marked_.resize(capacity_.size());
   find_whether_links_bind();
 }
 
@@ -63,6 +65,7 @@ int FairSharing::link_resource(NodeId src, NodeId dst) {
   if (inserted) {
     capacity_.push_back(bw);
     users_.emplace_back();
+    marked_.push_back(0);
   }
   return it->second;
 }
@@ -78,7 +81,9 @@ void FairSharing::set_penalty_and_bound(TransferId id, NodeId src, NodeId dst) {
 }
 
 void FairSharing::mark(int resource) {
-  if (resource >= 0) dirty_.push_back(resource);
+  if (resource < 0 || marked_[resource]) return;  // once per solve: the first mark's order
+  marked_[resource] = 1;
+  dirty_.push_back(resource);
 }
 
 void FairSharing::attach(TransferId id) {
@@ -111,14 +116,37 @@ void FairSharing::detach(TransferId id) {
 }
 
 void FairSharing::reserve(std::size_t transfers) {
-  // The tables indexed by transfer id. The solver's scratch is left to grow: reserved, the
-  // part a round does not fill would still be mapped when it lies in the populated heap
-  // (heap_prefault.hpp), 50 MB more at a million workers.
-  flows_.reserve(transfers);
-  routes_.reserve(transfers);
-  if (weighted_) weightings_.reserve(transfers);
-  flow_stamp_.reserve(transfers);
-  component_index_.reserve(transfers);
+  // The tables indexed by transfer id, and the solver's scratch, which a round of that
+  // many flows fills: reserved, they are not grown by doubling (each doubling a copy onto
+  // fresh pages), and during a large run the populating thread maps them while the run
+  // is still setting up (heap_prefault.hpp).
+  const std::size_t resources = capacity_.size();
+  const auto reserve_and_populate = [](auto& table, std::size_t size) {
+    table.reserve(size);
+    HeapPrefault::populate_capacity(table);
+  };
+  reserve_and_populate(flows_, transfers);
+  reserve_and_populate(routes_, transfers);
+  if (weighted_) reserve_and_populate(weightings_, transfers);
+  reserve_and_populate(flow_stamp_, transfers);
+  reserve_and_populate(component_index_, transfers);
+  reserve_and_populate(due_, transfers);
+  reserve_and_populate(expired_, transfers);
+  reserve_and_populate(done_, transfers);
+  reserve_and_populate(slots_, transfers);
+  reserve_and_populate(component_flows_, transfers);
+  reserve_and_populate(new_rate_, transfers);
+  reserve_and_populate(dirty_, resources);
+  reserve_and_populate(component_resources_, resources);
+  reserve_and_populate(resource_stamp_, resources);
+  reserve_and_populate(left_, resources);
+  reserve_and_populate(count_, resources);
+  reserve_and_populate(weight_sum_, resources);
+  reserve_and_populate(saturated_, resources);
+  reserve_and_populate(share_heap_, resources);
+  reserve_and_populate(resource_version_, resources);
+  reserve_and_populate(round_mark_, resources);
+  reserve_and_populate(saturated_list_, resources);
 }
 
 void FairSharing::add(TransferId id, NodeId src, NodeId dst, double bits) {
@@ -183,6 +211,7 @@ void FairSharing::on_event(std::uint64_t kind) {
 
 void FairSharing::solve() {
   solve_pending_ = false;
+  for (int r : dirty_) marked_[r] = 0;
   if (mode_ == Recompute::full) {
     dirty_.clear();
     for (int r = 0; r < int(capacity_.size()); ++r) dirty_.push_back(r);

@@ -132,7 +132,8 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   std::vector<Due> due_;          // min-heap of planned finishes (stale entries skipped)
   std::vector<Due> expired_;      // scratch for wake()
   std::vector<SimTime> wakeups_;  // min-heap of scheduled wake-up events
-  std::vector<int> dirty_;
+  std::vector<int> dirty_;        // resources to solve, in the order first marked
+  std::vector<char> marked_;      // per resource: in dirty_ already
   std::uint64_t next_order_ = 0;
   std::uint64_t flows_solved_ = 0;
   std::size_t active_ = 0;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/engine/heap_prefault.hpp"
 #include "sim/network/fair_sharing.hpp"
 #include "sim/network/fifo_sharing.hpp"
 
@@ -21,6 +22,8 @@ void Network::reserve_transfers(std::size_t transfers) {
   transfers = std::min<std::size_t>(transfers, kMostReservedTransfers);
   transfers_.reserve(transfers);
   free_.reserve(transfers);
+  HeapPrefault::populate_capacity(transfers_);  // a round writes them (heap_prefault.hpp)
+  HeapPrefault::populate_capacity(free_);
   scheduler_->reserve(transfers);
 }
 

@@ -318,6 +318,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   getrusage(RUSAGE_SELF, &usage);
   totals.peak_rss_bytes = std::uint64_t(usage.ru_maxrss) * 1024;
   totals.memory = p.memory;
+  prefault.reset();  // its thread stops after the chunk at hand: the count is final
   totals.heap_prefaulted_bytes = HeapPrefault::populated_bytes() - prefaulted_before;
 
   nlohmann::json summary = make_summary(s, recorder.last_row(), totals);

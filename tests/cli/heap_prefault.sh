@@ -22,20 +22,23 @@ one_round=(--set 'stop={"iterations": 1}' --set 'metrics.every={"iterations": 1}
 check "a 100,000-worker run" \
   "$dlsim" run "$ring" --set workers=100000 "${one_round[@]}" --out "$tmp/large" --quiet \
   --profile 2> "$tmp/large.err"
-check "it populated at least half of its resident set in bulk, and no more" \
+check "it populated at least a quarter of its resident set in bulk, and no more" \
   "$py" - "$tmp/large/summary.json" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["totals"]
 engine = t["peak_rss_estimate_parts"]["engine"]
 assert engine >= 256 * 2**20, t["peak_rss_estimate_parts"]
 bulk, rss = t["heap_prefaulted_bytes"], t["peak_rss_bytes"]
-# The heap is most of the resident set (the rest: code, stacks, the few large vectors
-# malloc maps on their own); every populated page is counted in it.
-assert bulk >= 0.5 * rss, (bulk, rss)
+# The heap and the reserved tables are most of the resident set (the rest: code, stacks,
+# the vectors grown later); every page the populating thread mapped is counted in it. The
+# thread maps what the simulation has not reached first: on an idle core about 70 % of
+# the peak here, less when ctest keeps both cores busy (the unit tests pin the mapping
+# itself: tests/heap_prefault_test.cpp).
+assert bulk >= 0.25 * rss, (bulk, rss)
 assert bulk <= rss, (bulk, rss)
 print(f"populated {bulk / 1e6:.1f} MB of a {rss / 1e6:.1f} MB peak")
 PY
-check "--profile shows it" grep -q "^heap populated .* MB (heap pages mapped in bulk" "$tmp/large.err"
+check "--profile shows it" grep -q "^heap populated .* MB (mapped in bulk on a second thread" "$tmp/large.err"
 
 check "a 1,024-worker run" \
   "$dlsim" run "$ring" --set workers=1024 "${one_round[@]}" --out "$tmp/small" --quiet \

@@ -44,8 +44,9 @@ void print_profile(std::FILE* out, const nlohmann::json& summary) {
   text += fmt::format("{:<26}{:>12.1f} MB\n", "peak RSS",
                       double(t["peak_rss_bytes"].get<std::uint64_t>()) / 1e6);
   if (const auto bulk = t.value("heap_prefaulted_bytes", std::uint64_t(0)); bulk > 0)
-    text += fmt::format("{:<26}{:>12.1f} MB (heap pages mapped in bulk, not one fault each)\n",
-                        "heap populated", double(bulk) / 1e6);
+    text +=
+        fmt::format("{:<26}{:>12.1f} MB (mapped in bulk on a second thread, not one fault each)\n",
+                    "heap populated", double(bulk) / 1e6);
   text += fmt::format("{:<26}{:>12}\n", "threads", t["threads"].get<int>());
   std::fputs(text.c_str(), out);
 }
