@@ -89,7 +89,7 @@ class Mailbox {
   // Removes the (moved-from) entry i >= head_, keeping the arrival order of the others.
   void remove_arrived(std::size_t i) {
     if (i == head_) {
-      arrived_[head_++] = Message{};  // drop its payload reference now
+      ++head_;  // moved from: it holds no payload reference any more
     } else {
       for (std::size_t k = i; k + 1 < arrived_.size(); ++k)
         arrived_[k] = std::move(arrived_[k + 1]);
