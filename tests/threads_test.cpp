@@ -5,9 +5,11 @@
 // threads on gossip, parameter-server, allgather, SVRG-family and push-sum scenarios;
 // the wall-time totals add up.
 #include <atomic>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -132,6 +134,73 @@ TEST_CASE("an instant's jobs finish in node-id order and resume at now + duratio
     CHECK(resumed_at == std::vector<double>{1.0, 1.25, 3.0, 1.5});
     CHECK(engine.job_phases() == 2);
     CHECK(engine.live_processes() == 0);
+  }
+}
+
+namespace {
+
+// A job that logs its run ('r', node) and its finish ('f', node); the log is written by
+// run() on any thread, under a lock.
+struct LoggedJob final : ComputeJob {
+  sim::Engine* engine = nullptr;
+  int node = 0;
+  std::vector<std::pair<char, int>>* log = nullptr;
+  std::mutex* log_mutex = nullptr;
+  std::coroutine_handle<> handle;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    handle = h;
+    engine->submit(this);
+  }
+  void await_resume() const noexcept {}
+  void run() noexcept override {
+    const std::lock_guard lock(*log_mutex);
+    log->emplace_back('r', node);
+  }
+  void finish() override {
+    log->emplace_back('f', node);
+    engine->schedule_resume(engine->now() + sim::SimTime::from_seconds(node), handle);
+  }
+  int order() const override { return node; }
+};
+
+sim::Task<void> logged(sim::Engine& engine, int node, std::vector<std::pair<char, int>>& log,
+                       std::mutex& log_mutex, std::vector<double>& resumed_at) {
+  LoggedJob job;
+  job.engine = &engine;
+  job.node = node;
+  job.log = &log;
+  job.log_mutex = &log_mutex;
+  co_await job;
+  resumed_at[std::size_t(node)] = engine.now().seconds();
+}
+
+}  // namespace
+
+TEST_CASE("with one thread, jobs registered in node order finish right after their run",
+          "[threads]") {
+  // Spawned (and so registered) in node order 0, 1, 2: one thread walks the phase once,
+  // finish() after each run(); a pool runs them all, then finishes them in order. Either
+  // way the finish() calls, and so the resumptions, come in the same order.
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    using Log = std::vector<std::pair<char, int>>;
+    sim::Engine engine;
+    engine.set_threads(threads);
+    Log log;
+    std::mutex log_mutex;
+    std::vector<double> resumed_at(3, -1);
+    for (int node = 0; node < 3; ++node)
+      engine.spawn(logged(engine, node, log, log_mutex, resumed_at));
+    engine.run();
+    REQUIRE(log.size() == 6);
+    if (threads == 1) {
+      CHECK(log == Log{{'r', 0}, {'f', 0}, {'r', 1}, {'f', 1}, {'r', 2}, {'f', 2}});
+    } else {
+      CHECK(Log(log.begin() + 3, log.end()) == Log{{'f', 0}, {'f', 1}, {'f', 2}});
+    }
+    CHECK(resumed_at == std::vector<double>{0.0, 1.0, 2.0});
+    CHECK(engine.job_phases() == 1);
   }
 }
 

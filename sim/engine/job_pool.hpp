@@ -27,7 +27,9 @@ class ComputeJob {
   /// The math; may run on any pool thread, concurrently with other jobs. Must not throw
   /// (store the exception and rethrow it in finish() or later).
   virtual void run() noexcept = 0;
-  /// Runs on the engine thread after every job of the phase has run, in order().
+  /// Runs on the engine thread, in order(): after every job of the phase has run, or,
+  /// with one thread and jobs registered in order(), right after this job's run(). So
+  /// it must not change anything another job's run() reads (it schedules, it records).
   virtual void finish() = 0;
   /// The node id; finish() calls go in increasing order (stable for equal ids).
   virtual int order() const = 0;
