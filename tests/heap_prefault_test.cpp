@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -220,4 +221,33 @@ TEST_CASE("a range freed before its turn is skipped", "[engine][memory]") {
   CHECK(HeapPrefault::active());
   const auto from = reinterpret_cast<std::uintptr_t>(kept.data());
   CHECK(missing_pages(from, from + kept.capacity() * sizeof(double)) == 0);
+}
+
+TEST_CASE("HeapPrefault lifetimes on two threads come and go without losing the populator",
+          "[engine][memory]") {
+  // Two runs side by side (a sweep's threads): lifetimes overlap, and one often ends just
+  // as the other begins, while the populating thread is inside its advice. Each lifetime
+  // must find a thread that maps what it hands over, and the last one must stop it.
+  const auto lifetimes = [] {
+    for (int i = 0; i < 40; ++i) {
+      HeapPrefault prefault(1 << 20);
+      std::vector<double> table;
+      table.reserve(std::size_t(1) << 19);  // 4 MB: two of the thread's chunks
+      HeapPrefault::populate_capacity(table);
+      if (i % 4 == 0) HeapPrefault::settle();
+    }
+  };
+  std::thread other(lifetimes);
+  lifetimes();
+  other.join();
+  CHECK_FALSE(HeapPrefault::active());
+  HeapPrefault::settle();  // returns: nothing is left to map
+  // A new lifetime still gets a working thread.
+  HeapPrefault prefault(1 << 20);
+  std::vector<double> table;
+  table.reserve(std::size_t(1) << 20);
+  HeapPrefault::populate_capacity(table);
+  HeapPrefault::settle();
+  const auto from = reinterpret_cast<std::uintptr_t>(table.data());
+  CHECK(missing_pages(from, from + table.capacity() * sizeof(double)) == 0);
 }

@@ -35,6 +35,7 @@ struct State {
   std::thread populator;
   int users = 0;
   bool stop = false;
+  bool joining = false;          // the last user is joining the thread: no new one yet
   bool refused = false;          // the kernel refused the advice once: stop asking
   std::uintptr_t requested = 0;  // the heap's end as of the last poll
   std::uintptr_t populated = 0;  // mapped up to here
@@ -93,6 +94,7 @@ void populate_forever(State& s) {
     const int error = result == 0 ? 0 : errno;
     lock.lock();
     if (result == 0) s.populated_bytes += missing;
+    if (s.stop) break;  // the ranges may be gone: the last user cleared them
     if (heap) {
       if (result != 0 && error != ENOMEM) {
         s.refused = true;  // an old kernel (EINVAL): fault as usual from now on
@@ -108,13 +110,17 @@ void populate_forever(State& s) {
     }
     s.done.notify_all();
   }
+  s.done.notify_all();
 }
 
 }  // namespace
 
 HeapPrefault::HeapPrefault(std::size_t pad) {
   State& s = state();
-  const std::lock_guard lock(s.mutex);
+  std::unique_lock lock(s.mutex);
+  // A thread whose last user just ended may still be finishing its chunk: one thread at a
+  // time, so wait until it is joined.
+  s.done.wait(lock, [&] { return !s.joining; });
   if (s.users++ > 0) return;
   const std::size_t capped = std::min<std::size_t>(pad, std::size_t(1) << 30);
   mallopt(M_TOP_PAD, int(capped));
@@ -140,10 +146,16 @@ HeapPrefault::~HeapPrefault() {
     mallopt(M_TOP_PAD, kDefaultTopPad);
     s.stop = true;
     s.ranges.clear();  // what the run did not reach is not mapped any more
+    s.joining = true;
     populator = std::move(s.populator);
   }
   s.work.notify_all();
   if (populator.joinable()) populator.join();  // it ends after its current chunk at most
+  {
+    const std::lock_guard lock(s.mutex);
+    s.joining = false;
+  }
+  s.done.notify_all();  // a HeapPrefault being made meanwhile may start its thread now
 }
 
 void HeapPrefault::poll() {
