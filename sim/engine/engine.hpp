@@ -74,8 +74,7 @@ class Engine final : private ProcessObserver {
     // Whether the jobs come in order() (processes resumed in node order, the usual case):
     // known here, where the job was just written, instead of in a pass of its own.
     const int order = job->order();
-    if (jobs_.empty()) jobs_in_order_ = true, last_order_ = order;
-    jobs_in_order_ = jobs_in_order_ && order >= last_order_;
+    jobs_in_order_ = jobs_.empty() || (jobs_in_order_ && order >= last_order_);
     last_order_ = order;
     jobs_.push_back(job);
   }
