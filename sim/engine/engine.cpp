@@ -81,22 +81,12 @@ void Engine::set_threads(int threads) {
 void Engine::run_jobs() {
   running_.swap(jobs_);  // finish() may register new jobs at this instant
   jobs_.clear();
+  const bool in_order = jobs_in_order_;  // as submit() found them
+  // One thread, every job here, already in finish order: each job's finish() right after
+  // its run(), while the job is still in the cache (a million-worker phase otherwise walks
+  // its million jobs twice). The phase's wall time then includes the finish() calls.
+  const bool finish_at_once = !pool_ && !exchange_ && in_order;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!pool_ && !exchange_ && jobs_in_order_) {
-    // One thread, every job here, already in finish order: each job's finish() right
-    // after its run(), while the job is still in the cache (a million-worker phase
-    // otherwise walks its million jobs twice). The phase's wall time then includes the
-    // finish() calls.
-    for (std::size_t i = 0; i < running_.size(); ++i) {
-      running_[i]->run();
-      running_[i]->finish();
-      if ((i & 255) == 255) HeapPrefault::poll();  // a phase of a million jobs allocates
-    }
-    jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ++job_phases_;
-    running_.clear();
-    return;
-  }
   std::span<ComputeJob* const> here = running_;
   if (exchange_) {
     local_.clear();
@@ -109,27 +99,26 @@ void Engine::run_jobs() {
   } else {
     for (std::size_t i = 0; i < here.size(); ++i) {
       here[i]->run();
+      if (finish_at_once) here[i]->finish();
       if ((i & 255) == 255) HeapPrefault::poll();  // a phase of a million jobs allocates
     }
   }
   jobs_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (exchange_) exchange_->exchange(running_);
   ++job_phases_;
-  // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
-  // would allocate a merge buffer per phase; this scratch keeps its capacity. Jobs are
-  // usually registered in order already (processes resumed in node order): then the
-  // sort is skipped.
-  finish_order_.clear();
-  bool sorted = true;
-  for (std::size_t i = 0; i < running_.size(); ++i) {
-    finish_order_.push_back(JobRank{running_[i]->order(), std::uint32_t(i)});
-    sorted = sorted && (i == 0 || finish_order_[i - 1].order <= finish_order_[i].order);
-  }
-  if (!sorted)
+  if (in_order && !finish_at_once) {
+    for (ComputeJob* job : running_) job->finish();
+  } else if (!in_order) {
+    // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
+    // would allocate a merge buffer per phase; this scratch keeps its capacity.
+    finish_order_.clear();
+    for (std::size_t i = 0; i < running_.size(); ++i)
+      finish_order_.push_back(JobRank{running_[i]->order(), std::uint32_t(i)});
     std::sort(finish_order_.begin(), finish_order_.end(), [](const JobRank& a, const JobRank& b) {
       return a.order != b.order ? a.order < b.order : a.index < b.index;
     });
-  for (const JobRank& rank : finish_order_) running_[rank.index]->finish();
+    for (const JobRank& rank : finish_order_) running_[rank.index]->finish();
+  }
   running_.clear();
 }
 
