@@ -67,7 +67,7 @@ sanitize: setup
 TSAN_DIR ?= build-tsan
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_TESTS := threads_test threads_algorithms_test evaluation_chunks_test fashion_mnist_test \
-  heap_prefault_test
+  heap_prefault_test sized_payload_test
 # ctest labels are the test file names: ^(threads_test|...)$
 TSAN_LABELS := ^($(subst $() ,|,$(TSAN_TESTS)))$$
 tsan: setup

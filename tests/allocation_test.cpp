@@ -411,10 +411,12 @@ json choco_layered_profile_ring(int workers) {
 // 8,192 workers: the difference of the two runs' heap peaks is what 4,096 more workers
 // hold, every table doubling along. Counted in usable bytes: 2,348 per worker when written,
 // 2,284 since the events lost their sequence number and the workers share their decoder
-// (heaptrack, in requested bytes: README "Where the bytes go"). The count is exact, so the
-// budget is tight (0.7 % above): a change that adds 16 bytes to every worker (an event
-// pending twice, a frame class) fails it; raise it knowingly, within the 4 KB.
-TEST_CASE("a D-PSGD worker on a ring holds at most 2300 bytes of heap") {
+// (heaptrack, in requested bytes: README "Where the bytes go"), 2,118 since a profile
+// model's messages are the process's shared sized payloads (no stream record, pool or
+// buffer per worker). The count is exact, so the budget is tight (1.5 % above): a change
+// that adds 32 bytes to every worker (an event pending twice, a frame class, a payload
+// buffer per sender again) fails it; raise it knowingly, within the 4 KB.
+TEST_CASE("a D-PSGD worker on a ring holds at most 2150 bytes of heap") {
   if (!DLSIM_COUNT_ALLOCATIONS) return;
   const std::int64_t small = peak_heap_of_run(dpsgd_profile_ring(4096));
   const std::int64_t large = peak_heap_of_run(dpsgd_profile_ring(8192));
@@ -424,7 +426,7 @@ TEST_CASE("a D-PSGD worker on a ring holds at most 2300 bytes of heap") {
   // A count that misses part of a run reads far less: with the first run's frames reused
   // from the cache (no thread of its own) it read 1,128 bytes.
   CHECK(per_worker >= 2000);
-  CHECK(per_worker <= 2300);
+  CHECK(per_worker <= 2150);
 }
 
 // Decoding keeps no state, so every worker shares one decoder chain (Training::decoder()):

@@ -186,3 +186,40 @@ TEST_CASE(
   doc["metrics"]["per_worker"] = true;
   require_same_for_one_and_two_threads(doc);
 }
+
+// Models without math send the process's shared sized payloads (sim/network/sized_payload.hpp),
+// asked for by the compute jobs of both threads at once: D-PSGD in fp32, CHOCO-SGD with top-k
+// (its differences) and a parameter server (the fp32 downlink). Each message carries exactly
+// its size: 32 bits per coordinate for fp32, and top-k's for 10 of 1,000 coordinates.
+TEST_CASE("profile models' sized payloads: identical for 1 and 2 threads, sizes exact",
+          "[threads]") {
+  const auto profile = [](json algorithm) {
+    return json{{"workers", 6},
+                {"seed", 3},
+                {"model", {{"kind", "profile"}, {"parameters", 1000}, {"compute_time", "1ms"}}},
+                {"algorithm", algorithm},
+                {"topology", {{"kind", "ring"}}},
+                {"network", {{"latency", "5us"}, {"bandwidth", "1Gbps"}}},
+                {"compute", {{"jitter", 0.2}}},
+                {"stop", {{"iterations", 8}}},
+                {"metrics", {{"every", {{"iterations", 2}}}, {"test", false}}}};
+  };
+  SECTION("D-PSGD, fp32: 32,000 bits a message") {
+    const json doc = profile({{"kind", "dpsgd"}});
+    require_same_for_one_and_two_threads(doc);
+    const Outcome o = run_with(doc, 2);
+    const auto messages = o.summary["totals"]["messages"].get<std::uint64_t>();
+    CHECK(messages == 6 * 2 * 8);
+    CHECK(o.summary["totals"]["bits_total"].get<std::uint64_t>() == messages * 32000);
+  }
+  SECTION("CHOCO-SGD, top-k") {
+    json algorithm = gossip("choco-sgd");
+    algorithm["compressor"] = {{"kind", "top-k"}, {"k", 10}};
+    require_same_for_one_and_two_threads(profile(algorithm));
+  }
+  SECTION("parameter server") {
+    json doc = profile({{"kind", "sgd"}, {"collective", "parameter-server"}, {"step_size", 0.05}});
+    doc.erase("topology");
+    require_same_for_one_and_two_threads(doc);
+  }
+}

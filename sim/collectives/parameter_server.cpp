@@ -1,6 +1,7 @@
 #include "sim/collectives/parameter_server.hpp"
 
 #include "sim/network/payload_pool.hpp"
+#include "sim/network/sized_payload.hpp"
 
 namespace dlsim::sim {
 
@@ -58,7 +59,7 @@ Payload encode_downlink(Training& t, NodeId server, models::Compressor& downlink
   auto encode = [&]() -> Payload {
     const ScopedWall timer = t.wall.time_compress();
     const auto d = t.objective.parameters();
-    if (!t.objective.has_math()) return sized_payload(pool, downlink.bits_for(d), d);
+    if (!t.objective.has_math()) return sized_payload(downlink.bits_for(d), d);
     auto e = pool.acquire();
     downlink.encode_into(reply, rng, *e);
     return e;

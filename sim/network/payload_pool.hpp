@@ -53,13 +53,4 @@ class PayloadPool {
   std::size_t next_ = 0;
 };
 
-/// A payload of `bits` and `dimension` without bytes (models without math), from `pool`.
-inline Payload sized_payload(PayloadPool& pool, std::uint64_t bits, std::int64_t dimension) {
-  auto e = pool.acquire();
-  e->bytes.clear();
-  e->bits = bits;
-  e->dimension = dimension;
-  return e;
-}
-
 }  // namespace dlsim::sim

@@ -7,6 +7,7 @@
 
 #include "models/compress/factory.hpp"
 #include "models/cpu/elementwise.hpp"
+#include "sim/network/sized_payload.hpp"
 #include "sim/scenario/input_error.hpp"
 
 namespace dlsim::sim {
@@ -91,7 +92,8 @@ Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vec
                                       models::Index dimension, int stream) {
   if (a.size() != b.size())
     throw std::logic_error("WorkerMath::encode_difference: vectors of different sizes");
-  models::Vector& input = this->stream(stream).input;  // encode() adds no stream now
+  if (!t_.objective.has_math()) return encode(a, dimension, stream);  // a size: no values
+  models::Vector& input = this->stream(stream).input;                 // encode() adds no stream now
   input.resize(a.size());  // same size every time: no allocation once sized
   models::elementwise::subtract(input.data(), a.data(), b.data(), a.size());
   return encode(input, dimension, stream);
@@ -100,9 +102,8 @@ Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vec
 Payload WorkerMath::encode_here(const models::Vector& v, models::Index dimension, int stream) {
   const ScopedWall timer = t_.wall.time_compress();
   // No values: only the size, which the stateless decoder's chain gives as well; no
-  // per-stream compressor or random stream (2.5 KB) is built for nothing.
-  if (!t_.objective.has_math())
-    return sized_payload(this->stream(stream).pool, decoder_->bits_for(dimension), dimension);
+  // stream record, compressor, random stream (2.5 KB) or buffer is built for nothing.
+  if (!t_.objective.has_math()) return sized_payload(decoder_->bits_for(dimension), dimension);
   Stream& s = stream_with_compressor(stream);
   auto e = s.pool.acquire();
   s.compressor->encode_into(v, *s.rng, *e);
@@ -139,8 +140,7 @@ Payload WorkerMath::encode_fp32(const models::Vector& v, models::Index dimension
 
 Payload WorkerMath::encode_fp32_here(const models::Vector& v, models::Index dimension) {
   const ScopedWall timer = t_.wall.time_compress();
-  if (!t_.objective.has_math())
-    return sized_payload(stream(kFp32Stream).pool, fp32_.bits_for(dimension), dimension);
+  if (!t_.objective.has_math()) return sized_payload(fp32_.bits_for(dimension), dimension);
   // fp32 draws nothing: one idle generator per thread instead of 2.5 KB per node.
   thread_local Rng no_draws{0};
   auto e = stream(kFp32Stream).pool.acquire();

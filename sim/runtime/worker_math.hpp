@@ -11,6 +11,8 @@
 // Each stream (and the fp32 stream) also keeps a pool of payload buffers
 // (sim/network/payload_pool.hpp): encode() re-encodes into a buffer that no transfer,
 // mailbox or receiver holds any more, so steady state allocates nothing per message.
+// Models without math keep no stream: their messages are the process's shared sized
+// payloads (sim/network/sized_payload.hpp).
 // Across ranks (rank_jobs.hpp) only the node's owner computes: elsewhere gradient() charges
 // nothing (the owner's cost is used), decode() leaves `out` empty, and encode() returns
 // the owner's message (RankJobs::route: shipped with the job's result, or broadcast when

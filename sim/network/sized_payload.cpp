@@ -1,0 +1,51 @@
+#include "sim/network/sized_payload.hpp"
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace dlsim::sim {
+
+namespace {
+
+using Size = std::pair<std::uint64_t, std::int64_t>;  // (bits, dimension)
+
+// The process's payloads by size: a node-based map, so an entry never moves. A run uses
+// one or two sizes; a sweep in one process a few per scenario.
+const models::Encoded& interned(const Size& size) {
+  static std::mutex mutex;
+  static std::map<Size, models::Encoded> table;
+  const std::lock_guard lock(mutex);
+  auto [it, added] = table.try_emplace(size);
+  if (added) {
+    it->second.bits = size.first;
+    it->second.dimension = size.second;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+Payload sized_payload(std::uint64_t bits, std::int64_t dimension) {
+  // The last sizes this thread asked for: steady state takes no lock (a million workers
+  // each encode per round, from every thread of the job pool).
+  struct Recent {
+    Size size;
+    const models::Encoded* payload = nullptr;
+  };
+  thread_local std::array<Recent, 4> recent{};
+  thread_local std::size_t next = 0;
+  const Size size{bits, dimension};
+  const models::Encoded* found = nullptr;
+  for (const Recent& r : recent)
+    if (r.payload && r.size == size) found = r.payload;
+  if (!found) {
+    found = &interned(size);
+    recent[next] = {size, found};
+    next = (next + 1) % recent.size();
+  }
+  return Payload(Payload(), found);  // aliasing an empty owner: no count to keep
+}
+
+}  // namespace dlsim::sim
