@@ -1,10 +1,11 @@
 // The radix-heap event queue against a reference: a sorted multiset of (time, sequence)
 // pairs, the sequence number travelling in the event's `arg`. Random workloads mix pushes at the
 // current time, near it and far away, with peeks (next_time) between them, as the engine does
-// between instants.
+// between instants, and look-aheads (look_ahead) before pops.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <set>
 #include <utility>
@@ -25,6 +26,7 @@ void check_against_reference(std::uint64_t seed, int steps, std::int64_t spread)
   std::set<std::pair<std::int64_t, std::uint64_t>> reference;
   std::int64_t now = 0;
   std::uint64_t seq = 0;
+  std::uint64_t peeked = 0;
   for (int step = 0; step < steps; ++step) {
     const auto choice = rng() % 10;
     if (choice < 5 || reference.empty()) {
@@ -40,6 +42,17 @@ void check_against_reference(std::uint64_t seed, int steps, std::int64_t spread)
     } else if (choice < 7) {
       REQUIRE(queue.next_time().ps == reference.begin()->first);
     } else {
+      // A look ahead, where the queue gives one, is the event that many places after the
+      // next (the engine prefetches for it).
+      for (const std::uint32_t ahead : {0u, 1u, 8u}) {
+        const Event* p = queue.look_ahead(ahead);
+        if (!p) continue;
+        ++peeked;
+        REQUIRE(reference.size() > ahead);
+        const auto& expected = *std::next(reference.begin(), ahead);
+        REQUIRE(p->time.ps == expected.first);
+        REQUIRE(p->arg == expected.second);
+      }
       const Event e = queue.pop();
       REQUIRE(e.time.ps == reference.begin()->first);
       REQUIRE(e.arg == reference.begin()->second);
@@ -55,6 +68,7 @@ void check_against_reference(std::uint64_t seed, int steps, std::int64_t spread)
     reference.erase(reference.begin());
   }
   REQUIRE(queue.empty());
+  CHECK(peeked > std::uint64_t(steps) / 100);  // the look-ahead was checked, not skipped
 }
 
 }  // namespace

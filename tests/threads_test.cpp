@@ -246,6 +246,49 @@ TEST_CASE("compute_uncharged: a job phase with math, the callable on the spot wi
 
 namespace {
 
+// Hands the awaiting coroutine its own handle and goes on at once.
+struct OwnHandle {
+  std::coroutine_handle<> handle;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> h) noexcept {
+    handle = h;
+    return false;  // resume at once
+  }
+  std::coroutine_handle<> await_resume() const noexcept { return handle; }
+};
+
+}  // namespace
+
+// The engine prefetches the frame of the process a job resumes (sim/engine/prefetch.hpp),
+// found through ComputeJob::waiting(): it must be the awaiting process, set before run().
+TEST_CASE("a compute job names the process that waits for it", "[threads]") {
+  sim::Engine engine;
+  sim::Network network(engine, sim::NetworkConfig(1, sim::SimTime{}, 1e9, sim::Sharing::fair, 0));
+  sim::ComputeModel compute(1e9, {}, 0, 1, 1);
+  sim::Node me(0, engine, network, compute);
+  void* own = nullptr;
+  void* named_in_run = nullptr;
+  bool resumed = false;
+  auto process = [&]() -> sim::Task<void> {
+    own = (co_await OwnHandle{}).address();
+    const sim::ComputeJob* job = nullptr;
+    auto awaiter = me.compute([&] {
+      named_in_run = job->waiting().address();
+      return models::ComputeCost{0, 1e-3};
+    });
+    job = &awaiter;
+    co_await awaiter;
+    resumed = true;
+  };
+  engine.spawn(process());
+  engine.run();
+  REQUIRE(resumed);
+  CHECK(own != nullptr);
+  CHECK(named_in_run == own);
+}
+
+namespace {
+
 struct Result {
   std::string metrics;  // metrics.csv without the wall_s column
   std::string workers;  // workers.csv (metrics.per_worker), else empty

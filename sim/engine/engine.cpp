@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/engine/heap_prefault.hpp"
+#include "sim/engine/prefetch.hpp"
 
 namespace dlsim::sim {
 
@@ -56,6 +57,9 @@ void Engine::run(SimTime until) {
       now_ = until;
       return;
     }
+    // The frame of a process resumed a few events from now (prefetch.hpp).
+    if (const Event* ahead = queue_.look_ahead(kPrefetchAhead); ahead && !ahead->handler)
+      prefetch_frame(reinterpret_cast<const void*>(ahead->arg));
     Event e = queue_.pop();
     now_ = e.time;
     ++events_;
@@ -78,6 +82,19 @@ void Engine::set_threads(int threads) {
   pool_ = threads > 1 ? std::make_unique<JobPool>(threads) : nullptr;
 }
 
+namespace {
+
+// Before job i: the frame of the job kPrefetchAhead further (its handle was prefetched
+// kPrefetchAhead jobs ago), and the handle of the job twice as far.
+void prefetch_ahead(std::span<ComputeJob* const> jobs, std::size_t i) {
+  if (i + 2 * kPrefetchAhead < jobs.size())
+    __builtin_prefetch(jobs[i + 2 * kPrefetchAhead]->waiting_address());
+  if (i + kPrefetchAhead < jobs.size())
+    if (const void* frame = jobs[i + kPrefetchAhead]->waiting().address()) prefetch_frame(frame);
+}
+
+}  // namespace
+
 void Engine::run_jobs() {
   running_.swap(jobs_);  // finish() may register new jobs at this instant
   jobs_.clear();
@@ -98,6 +115,7 @@ void Engine::run_jobs() {
     pool_->run_all(here);
   } else {
     for (std::size_t i = 0; i < here.size(); ++i) {
+      prefetch_ahead(here, i);
       here[i]->run();
       if (finish_at_once) here[i]->finish();
       if ((i & 255) == 255) HeapPrefault::poll();  // a phase of a million jobs allocates
@@ -107,7 +125,10 @@ void Engine::run_jobs() {
   if (exchange_) exchange_->exchange(running_);
   ++job_phases_;
   if (in_order && !finish_at_once) {
-    for (ComputeJob* job : running_) job->finish();
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+      prefetch_ahead(running_, i);
+      running_[i]->finish();
+    }
   } else if (!in_order) {
     // finish() in order(), stable: sorted by (order, registration index). std::stable_sort
     // would allocate a merge buffer per phase; this scratch keeps its capacity.

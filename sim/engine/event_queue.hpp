@@ -81,6 +81,15 @@ class EventQueue {
     }
     return next_time_;
   }
+  /// The event `ahead` places after the earliest one, when both are among the events at
+  /// the current time already in line (bucket 0's first chunk); null otherwise. A hint,
+  /// for prefetching what that event will touch.
+  const Event* look_ahead(std::uint32_t ahead) const {
+    const Chunk* c = buckets_[0].head;
+    if (c == nullptr) return nullptr;
+    const std::uint32_t i = read_ + ahead;
+    return i < c->count ? &c->events[i] : nullptr;
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   void clear() {

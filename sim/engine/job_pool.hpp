@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <coroutine>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -34,8 +35,17 @@ class ComputeJob {
   /// The node id; finish() calls go in increasing order (stable for equal ids).
   virtual int order() const = 0;
 
+  /// The process that waits for this job (set by its awaiter; null if none): run() and
+  /// finish() work on its coroutine frame, which the engine prefetches a few jobs ahead
+  /// (prefetch.hpp). Kept here, not read through a virtual call: the job's own line is
+  /// not in the cache either.
+  std::coroutine_handle<> waiting() const { return waiting_; }
+  /// Where waiting() is kept, to prefetch before reading it.
+  const void* waiting_address() const { return &waiting_; }
+
  protected:
   ~ComputeJob() = default;
+  std::coroutine_handle<> waiting_;
 };
 
 class JobPool {

@@ -108,7 +108,7 @@ class ComputeAwaiter final : public NodeJob {
     return true;
   }
   void await_suspend(std::coroutine_handle<> h) {
-    handle_ = h;
+    waiting_ = h;
     engine_->submit(this);
   }
   void await_resume() {
@@ -141,12 +141,12 @@ class ComputeAwaiter final : public NodeJob {
     // gradient, e.g. choco-gossip's compression) takes no simulated time, no jitter draw
     // and no trace span.
     if (error_ || (cost_.flops == 0 && cost_.seconds == 0)) {
-      engine_->schedule_resume(engine_->now(), handle_);
+      engine_->schedule_resume(engine_->now(), waiting_);
       return;
     }
     const SimTime duration = model_->duration(id_, cost_);
     if (observer_) observer_->on_compute(id_, engine_->now(), duration);  // tracing only
-    engine_->schedule_resume(engine_->now() + duration, handle_);
+    engine_->schedule_resume(engine_->now() + duration, waiting_);
   }
 
   void replay() override {
@@ -164,7 +164,6 @@ class ComputeAwaiter final : public NodeJob {
   ComputeModel* model_;
   ActivityObserver* observer_;
   F fn_;
-  std::coroutine_handle<> handle_;
   double job_s_ = 0;
   double compress_s_ = 0;
 };
