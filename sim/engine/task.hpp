@@ -11,6 +11,7 @@
 // to the system at thread exit.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <coroutine>
 #include <cstddef>
@@ -41,7 +42,14 @@ class FrameCache {
     const std::size_t c = size_class(size);
     if (kCacheFrames && c < kClasses && !gone_) {
       FreeFrame*& head = instance().free_[c];
-      if (head) return std::exchange(head, head->next);
+      if (FreeFrame* frame = head) {
+        head = frame->next;
+        // The frame handed out next was freed long ago by another process, and is cold:
+        // its link would stall that allocation, and its lines the first writes to them.
+        // Loading them now, for writing, overlaps that with this process's work.
+        if (head) prefetch_for_writing(head, (c + 1) * kStep);
+        return frame;
+      }
     }
     return ::operator new(c < kClasses ? (c + 1) * kStep : size);
   }
@@ -70,6 +78,12 @@ class FrameCache {
     FreeFrame* next;
   };
   static std::size_t size_class(std::size_t size) { return (size + kStep - 1) / kStep - 1; }
+  static void prefetch_for_writing(const void* frame, std::size_t bytes) {
+    constexpr std::size_t kLine = 64, kMostLines = 16;
+    const char* p = static_cast<const char*>(frame);
+    for (std::size_t line = 0; line < std::min(bytes / kLine, kMostLines); ++line)
+      __builtin_prefetch(p + line * kLine, 1);
+  }
   static FrameCache& instance() {
     thread_local FrameCache cache;
     return cache;
