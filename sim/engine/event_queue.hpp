@@ -60,7 +60,10 @@ class EventQueue {
     if (read_ == now.head->count) {  // this chunk is read: recycle it
       Chunk* done = now.head;
       now.head = done->next;
-      if (now.head == nullptr) now.tail = nullptr, filled_ &= ~std::uint64_t(1);
+      if (now.head == nullptr)
+        now.tail = nullptr, filled_ &= ~std::uint64_t(1);
+      else
+        prefetch(now.head->next);
       release(done);
       read_ = 0;
     }
@@ -73,9 +76,11 @@ class EventQueue {
     if (buckets_[0].head != nullptr) return base_;
     if (!next_known_) {
       SimTime earliest = SimTime::max();
-      for (const Chunk* c = buckets_[first_filled_bucket()].head; c; c = c->next)
+      for (const Chunk* c = buckets_[first_filled_bucket()].head; c; c = c->next) {
+        prefetch(c->next);
         for (std::uint32_t i = 0; i < c->count; ++i)
           earliest = std::min(earliest, c->events[i].time);
+      }
       next_time_ = earliest;
       next_known_ = true;
     }
@@ -163,6 +168,7 @@ class EventQueue {
     buckets_[source] = Bucket{};
     filled_ &= ~(std::uint64_t(1) << source);
     while (c) {
+      prefetch(c->next);
       for (std::uint32_t i = 0; i < c->count; ++i)
         append(bucket_of(c->events[i].time), c->events[i]);
       Chunk* next = c->next;
@@ -170,6 +176,16 @@ class EventQueue {
       c = next;
     }
     read_ = 0;
+    if (buckets_[0].head) prefetch(buckets_[0].head->next);
+  }
+  // A chunk about to be read: with a million events pending, the chunks of a bucket lie
+  // anywhere (they come from the free list), and reading one cold is 25 cache misses in
+  // a row. Loaded a chunk ahead, its lines arrive while the current one is read.
+  static void prefetch(const Chunk* c) {
+    if (c == nullptr) return;
+    const char* p = reinterpret_cast<const char*>(c);
+    for (std::size_t offset = 0; offset < sizeof(Chunk); offset += 64)
+      __builtin_prefetch(p + offset);
   }
 
   std::array<Bucket, kBuckets> buckets_;
