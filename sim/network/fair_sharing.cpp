@@ -278,6 +278,7 @@ void FairSharing::solve_component(std::size_t first_flow, std::size_t first_reso
     fill_with_heap(resources, flows);
   const SimTime now = engine_.now();
   for (std::size_t k = 0; k < flow_count; ++k) {
+    if (k + kFlowsAhead < flow_count) prefetch_flow(flows[k + kFlowsAhead]);
     const TransferId id = flows[k];
     Flow& f = flows_[id];
     const double rate = new_rate_[k] * rate_factor_;
