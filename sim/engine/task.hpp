@@ -44,9 +44,10 @@ class FrameCache {
       FreeFrame*& head = instance().free_[c];
       if (FreeFrame* frame = head) {
         head = frame->next;
-        // The frame handed out next was freed long ago by another process, and is cold:
-        // its link would stall that allocation, and its lines the first writes to them.
-        // Loading them now, for writing, overlaps that with this process's work.
+        // The frame handed out next was usually freed long ago by another process, and is
+        // cold: its link would stall that allocation, and its lines the first writes to
+        // them. Loading them now overlaps that with this process's work (a write prefetch
+        // where the target has one; on the x86-64 baseline an ordinary prefetch).
         if (head) prefetch_for_writing(head, (c + 1) * kStep);
         return frame;
       }

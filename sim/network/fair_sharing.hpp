@@ -113,8 +113,8 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   void apply(std::uint32_t k, TransferId id);
   void sort_round(std::span<const TransferId> flows);
   void mark(int resource);
-  // A flow's record a few flows ahead of a pass over flows in component or expiry order,
-  // which is not the records' order: with a million flows each would miss the cache.
+  // A flow's record, a few flows ahead in a pass over a component's flows (breadth-first
+  // order, not the records' transfer-id order): with a million flows each would miss.
   static constexpr std::size_t kFlowsAhead = 8;
   void prefetch_flow(TransferId id) const {
     const char* record = reinterpret_cast<const char*>(flows_.data() + id);
