@@ -28,24 +28,17 @@ const models::Encoded& interned(const Size& size) {
 }  // namespace
 
 Payload sized_payload(std::uint64_t bits, std::int64_t dimension) {
-  // The last sizes this thread asked for: steady state takes no lock (a million workers
-  // each encode per round, from every thread of the job pool).
-  struct Recent {
-    Size size;
-    const models::Encoded* payload = nullptr;
-  };
-  thread_local std::array<Recent, 4> recent{};
+  // The last payloads this thread was given (each knows its size): steady state takes no
+  // lock (a million workers each encode per round, from every thread of the job pool).
+  thread_local std::array<const models::Encoded*, 4> recent{};
   thread_local std::size_t next = 0;
-  const Size size{bits, dimension};
-  const models::Encoded* found = nullptr;
-  for (const Recent& r : recent)
-    if (r.payload && r.size == size) found = r.payload;
-  if (!found) {
-    found = &interned(size);
-    recent[next] = {size, found};
-    next = (next + 1) % recent.size();
-  }
-  return Payload(Payload(), found);  // aliasing an empty owner: no count to keep
+  for (const models::Encoded* p : recent)
+    if (p && p->bits == bits && p->dimension == dimension)
+      return Payload(Payload(), p);  // aliasing an empty owner: no count to keep
+  const models::Encoded* p = &interned({bits, dimension});
+  recent[next] = p;
+  next = (next + 1) % recent.size();
+  return Payload(Payload(), p);
 }
 
 }  // namespace dlsim::sim
