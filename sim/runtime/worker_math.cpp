@@ -92,8 +92,9 @@ Payload WorkerMath::encode_difference(const models::Vector& a, const models::Vec
                                       models::Index dimension, int stream) {
   if (a.size() != b.size())
     throw std::logic_error("WorkerMath::encode_difference: vectors of different sizes");
-  if (!t_.objective.has_math()) return encode(a, dimension, stream);  // a size: no values
-  models::Vector& input = this->stream(stream).input;                 // encode() adds no stream now
+  // No values, no difference: only the size (and no stream record for its scratch).
+  if (!t_.objective.has_math()) return encode(a, dimension, stream);
+  models::Vector& input = this->stream(stream).input;
   input.resize(a.size());  // same size every time: no allocation once sized
   models::elementwise::subtract(input.data(), a.data(), b.data(), a.size());
   return encode(input, dimension, stream);
