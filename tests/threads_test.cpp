@@ -82,18 +82,17 @@ struct TimedJob final : ComputeJob {
   int node = 0;
   sim::SimTime duration{};
   std::vector<int>* finish_order = nullptr;
-  std::coroutine_handle<> handle;
   bool ran = false;
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
-    handle = h;
+    waiting_ = h;
     engine->submit(this);
   }
   void await_resume() const noexcept {}
   void run() noexcept override { ran = true; }
   void finish() override {
     finish_order->push_back(node);
-    engine->schedule_resume(engine->now() + duration, handle);
+    engine->schedule_resume(engine->now() + duration, waiting_);
   }
   int order() const override { return node; }
 };
@@ -146,10 +145,9 @@ struct LoggedJob final : ComputeJob {
   int node = 0;
   std::vector<std::pair<char, int>>* log = nullptr;
   std::mutex* log_mutex = nullptr;
-  std::coroutine_handle<> handle;
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
-    handle = h;
+    waiting_ = h;
     engine->submit(this);
   }
   void await_resume() const noexcept {}
@@ -159,7 +157,7 @@ struct LoggedJob final : ComputeJob {
   }
   void finish() override {
     log->emplace_back('f', node);
-    engine->schedule_resume(engine->now() + sim::SimTime::from_seconds(node), handle);
+    engine->schedule_resume(engine->now() + sim::SimTime::from_seconds(node), waiting_);
   }
   int order() const override { return node; }
 };
