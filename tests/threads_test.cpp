@@ -69,6 +69,48 @@ TEST_CASE("the pool runs every job of every phase exactly once", "[threads]") {
   }
 }
 
+TEST_CASE("the pool's claims: one job when few are left, up to 64 when many are", "[threads]") {
+  // Guided self-scheduling: a claim takes left / (8 * threads) jobs, clamped to [1, 64].
+  CHECK(sim::JobPool::claim_size(1, 2) == 1);
+  CHECK(sim::JobPool::claim_size(9, 2) == 1);  // nine heavy gradients: one at a time
+  CHECK(sim::JobPool::claim_size(31, 2) == 1);
+  CHECK(sim::JobPool::claim_size(32, 2) == 2);
+  CHECK(sim::JobPool::claim_size(160, 2) == 10);
+  CHECK(sim::JobPool::claim_size(160, 5) == 4);
+  CHECK(sim::JobPool::claim_size(1'000'000, 2) == 64);
+  for (std::size_t left = 1; left < 5000; ++left) {
+    const std::size_t take = sim::JobPool::claim_size(left, 3);
+    REQUIRE(take >= 1);
+    REQUIRE(take <= left);
+    REQUIRE(take <= 64);
+  }
+}
+
+TEST_CASE("the pool runs every job of large phases exactly once", "[threads]") {
+  // Phases whose claims take many jobs at a time, and whose ends (fewer left than a
+  // claim) shrink them to one: no job run twice, none skipped, none beyond the phase.
+  std::vector<SlotJob> jobs(20'000);
+  std::vector<int> slots(jobs.size(), 0);
+  std::vector<ComputeJob*> pointers;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].id = int(i);
+    jobs[i].slots = &slots;
+    pointers.push_back(&jobs[i]);
+  }
+  std::vector<int> expected_runs(jobs.size(), 0);
+  for (int threads : {2, 3}) {
+    sim::JobPool pool(threads);
+    for (std::size_t n : {20'000u, 1u, 4'097u, 63u, 513u, 20'000u, 12'345u}) {
+      pool.run_all(std::span<ComputeJob* const>(pointers.data(), n));
+      for (std::size_t i = 0; i < n; ++i) ++expected_runs[i];
+    }
+  }
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].runs.load() != expected_runs[i] || slots[i] != int(i) * expected_runs[i]) ++wrong;
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("resolve_threads: 0 means every hardware thread", "[threads]") {
   CHECK(sim::resolve_threads(3) == 3);
   CHECK(sim::resolve_threads(0) >= 1);
@@ -151,7 +193,9 @@ struct LoggedJob final : ComputeJob {
     engine->submit(this);
   }
   void await_resume() const noexcept {}
+  std::thread::id ran_on;
   void run() noexcept override {
+    ran_on = std::this_thread::get_id();
     const std::lock_guard lock(*log_mutex);
     log->emplace_back('r', node);
   }
@@ -163,7 +207,8 @@ struct LoggedJob final : ComputeJob {
 };
 
 sim::Task<void> logged(sim::Engine& engine, int node, std::vector<std::pair<char, int>>& log,
-                       std::mutex& log_mutex, std::vector<double>& resumed_at) {
+                       std::mutex& log_mutex, std::vector<double>& resumed_at,
+                       std::vector<std::thread::id>* ran_on = nullptr) {
   LoggedJob job;
   job.engine = &engine;
   job.node = node;
@@ -171,6 +216,7 @@ sim::Task<void> logged(sim::Engine& engine, int node, std::vector<std::pair<char
   job.log_mutex = &log_mutex;
   co_await job;
   resumed_at[std::size_t(node)] = engine.now().seconds();
+  if (ran_on) (*ran_on)[std::size_t(node)] = job.ran_on;
 }
 
 }  // namespace
@@ -198,6 +244,38 @@ TEST_CASE("with one thread, jobs registered in node order finish right after the
       CHECK(Log(log.begin() + 3, log.end()) == Log{{'f', 0}, {'f', 1}, {'f', 2}});
     }
     CHECK(resumed_at == std::vector<double>{0.0, 1.0, 2.0});
+    CHECK(engine.job_phases() == 1);
+  }
+}
+
+TEST_CASE("jobs without math run on the engine thread, each finished right after its run",
+          "[threads]") {
+  // A profile model's jobs (a cost and a size each): with a pool of 2 or 3 threads the
+  // engine still runs them itself, as with one thread.
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    using Log = std::vector<std::pair<char, int>>;
+    sim::Engine engine;
+    engine.set_threads(threads);
+    engine.set_jobs_without_math(true);
+    REQUIRE(engine.threads() == threads);  // the pool stays, for other work
+    Log log;
+    std::mutex log_mutex;
+    std::vector<double> resumed_at(40, -1);
+    std::vector<std::thread::id> ran_on(40);
+    for (int node = 0; node < 40; ++node)
+      engine.spawn(logged(engine, node, log, log_mutex, resumed_at, &ran_on));
+    engine.run();
+    Log expected;
+    for (int node = 0; node < 40; ++node) {
+      expected.emplace_back('r', node);
+      expected.emplace_back('f', node);
+    }
+    CHECK(log == expected);
+    std::size_t elsewhere = 0;
+    for (const std::thread::id& id : ran_on) elsewhere += id != std::this_thread::get_id();
+    CHECK(elsewhere == 0);
+    CHECK(resumed_at[39] == 39.0);
     CHECK(engine.job_phases() == 1);
   }
 }

@@ -82,27 +82,15 @@ void Engine::set_threads(int threads) {
   pool_ = threads > 1 ? std::make_unique<JobPool>(threads) : nullptr;
 }
 
-namespace {
-
-// Before job i: the frame of the job kPrefetchAhead further (its handle was prefetched
-// kPrefetchAhead jobs ago), and the handle of the job twice as far.
-void prefetch_ahead(std::span<ComputeJob* const> jobs, std::size_t i) {
-  if (i + 2 * kPrefetchAhead < jobs.size())
-    __builtin_prefetch(jobs[i + 2 * kPrefetchAhead]->waiting_address());
-  if (i + kPrefetchAhead < jobs.size())
-    if (const void* frame = jobs[i + kPrefetchAhead]->waiting().address()) prefetch_frame(frame);
-}
-
-}  // namespace
-
 void Engine::run_jobs() {
   running_.swap(jobs_);  // finish() may register new jobs at this instant
   jobs_.clear();
   const bool in_order = jobs_in_order_;  // as submit() found them
+  JobPool* const pool = jobs_without_math_ ? nullptr : pool_.get();
   // One thread, every job here, already in finish order: each job's finish() right after
   // its run(), while the job is still in the cache (a million-worker phase otherwise walks
   // its million jobs twice). The phase's wall time then includes the finish() calls.
-  const bool finish_at_once = !pool_ && !exchange_ && in_order;
+  const bool finish_at_once = !pool && !exchange_ && in_order;
   const auto t0 = std::chrono::steady_clock::now();
   std::span<ComputeJob* const> here = running_;
   if (exchange_) {
@@ -111,11 +99,11 @@ void Engine::run_jobs() {
       if (exchange_->local(*job)) local_.push_back(job);
     here = local_;
   }
-  if (pool_) {
-    pool_->run_all(here);
+  if (pool) {
+    pool->run_all(here);
   } else {
     for (std::size_t i = 0; i < here.size(); ++i) {
-      prefetch_ahead(here, i);
+      prefetch_job_ahead(here, i);
       here[i]->run();
       if (finish_at_once) here[i]->finish();
       if ((i & 255) == 255) HeapPrefault::poll();  // a phase of a million jobs allocates
@@ -126,7 +114,7 @@ void Engine::run_jobs() {
   ++job_phases_;
   if (in_order && !finish_at_once) {
     for (std::size_t i = 0; i < running_.size(); ++i) {
-      prefetch_ahead(running_, i);
+      prefetch_job_ahead(running_, i);
       running_[i]->finish();
     }
   } else if (!in_order) {

@@ -81,6 +81,11 @@ class Engine final : private ProcessObserver {
   /// Threads for the jobs (>= 1; default 1: inline, one after another).
   void set_threads(int threads);
   int threads() const { return pool_ ? pool_->threads() : 1; }
+  /// The jobs carry no math (a `profile` model: a cost and a message size each): every
+  /// phase then runs on this thread, as with one thread, even when there is a pool.
+  /// Spreading jobs of tens of nanoseconds over cores only moves their processes' frames
+  /// between the cores' caches (README, "Threads"). The pool stays for other work.
+  void set_jobs_without_math(bool without) { jobs_without_math_ = without; }
   /// Across ranks: each phase runs only the jobs `exchange` calls local, then lets it
   /// exchange results before any finish(). Null (the default): every job runs here.
   void set_job_exchange(JobExchange* exchange) { exchange_ = exchange; }
@@ -141,7 +146,8 @@ class Engine final : private ProcessObserver {
   std::vector<JobRank> finish_order_;  // scratch of run_jobs()
   bool jobs_in_order_ = true;          // jobs_ registered in order() so far
   int last_order_ = 0;
-  std::unique_ptr<JobPool> pool_;  // null: one thread
+  std::unique_ptr<JobPool> pool_;   // null: one thread
+  bool jobs_without_math_ = false;  // run phases here despite pool_
   double jobs_wall_s_ = 0;
   std::uint64_t job_phases_ = 0;
 };

@@ -10,6 +10,8 @@
 // `make tsan`: a read of jobs_ racing with its write).
 #include "sim/engine/job_pool.hpp"
 
+#include <algorithm>
+
 namespace dlsim::sim {
 
 namespace {
@@ -20,6 +22,14 @@ constexpr int kSpinRounds = 1000;
 
 // The index half of a closed claim word: no job count reaches it.
 constexpr std::uint64_t kClosed = 0xffffffffu;
+
+// Guided self-scheduling: a claim takes 1/(kClaimsPerThread · threads) of the jobs left,
+// at least one and at most kMaxClaim. A phase of a few heavy jobs (nine gradients) is
+// still handed out one job at a time; a phase of a million light ones (a profile model's
+// sizes) no longer contends on the claim and done words once per job: each of those is a
+// cache line moving between cores, about as long as such a job.
+constexpr std::size_t kClaimsPerThread = 8;
+constexpr std::size_t kMaxClaim = 64;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -72,19 +82,31 @@ void JobPool::run_all(std::span<ComputeJob* const> jobs) {
     done_.wait(d, std::memory_order_acquire);
 }
 
+std::size_t JobPool::claim_size(std::size_t left, int threads) {
+  return std::clamp<std::size_t>(left / (kClaimsPerThread * std::size_t(threads)), 1, kMaxClaim);
+}
+
 void JobPool::work(std::uint64_t generation) {
   std::uint64_t claim = claim_.load(std::memory_order_acquire);
   while (true) {
     if (claim >> 32 != (generation & 0xffffffffu)) return;  // a later phase: not ours
     const std::size_t i = std::size_t(claim & 0xffffffffu);
-    if (i >= count_.load(std::memory_order_acquire)) return;
-    if (!claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel,
+    // If the compare-and-swap below succeeds, n is this phase's count: a newer count is
+    // published only after the claim word is closed, which would fail it.
+    const std::size_t n = count_.load(std::memory_order_acquire);
+    if (i >= n) return;
+    const std::size_t take = claim_size(n - i, threads());
+    if (!claim_.compare_exchange_weak(claim, claim + take, std::memory_order_acq_rel,
                                       std::memory_order_acquire))
       continue;  // `claim` was reloaded
-    // Index i of our phase is ours; the phase cannot end before we count it done.
-    const std::size_t n = count_.load(std::memory_order_relaxed);
-    jobs_[i]->run();
-    if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == n) done_.notify_one();
+    // Indices [i, i + take) of our phase are ours; the phase cannot end before we count
+    // them done.
+    const std::span<ComputeJob* const> mine(jobs_ + i, take);
+    for (std::size_t j = 0; j < take; ++j) {
+      prefetch_job_ahead(mine, j);
+      mine[j]->run();
+    }
+    if (done_.fetch_add(take, std::memory_order_acq_rel) + take == n) done_.notify_one();
     claim = claim_.load(std::memory_order_acquire);
   }
 }

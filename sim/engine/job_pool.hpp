@@ -8,8 +8,8 @@
 //
 // The pool: N − 1 std::jthread helpers plus the calling (engine) thread. A phase hands
 // out job indices through one atomic counter (dynamic load balancing) and ends when
-// every job has run; helpers sleep on std::atomic::wait between phases after a short
-// spin. No allocation per phase or per job.
+// every job has run (a claim takes several jobs when many are left); helpers sleep on
+// std::atomic::wait between phases after a short spin. No allocation per phase or per job.
 #pragma once
 
 #include <atomic>
@@ -19,6 +19,8 @@
 #include <span>
 #include <thread>
 #include <vector>
+
+#include "sim/engine/prefetch.hpp"
 
 namespace dlsim::sim {
 
@@ -48,6 +50,16 @@ class ComputeJob {
   std::coroutine_handle<> waiting_;
 };
 
+/// Before job i of a run of jobs: prefetch the frame of the job kPrefetchAhead further
+/// (its handle was prefetched kPrefetchAhead jobs ago), and the handle of the job twice as
+/// far (prefetch.hpp).
+inline void prefetch_job_ahead(std::span<ComputeJob* const> jobs, std::size_t i) {
+  if (i + 2 * kPrefetchAhead < jobs.size())
+    __builtin_prefetch(jobs[i + 2 * kPrefetchAhead]->waiting_address());
+  if (i + kPrefetchAhead < jobs.size())
+    if (const void* frame = jobs[i + kPrefetchAhead]->waiting().address()) prefetch_frame(frame);
+}
+
 class JobPool {
  public:
   /// `threads` >= 1 in total, the calling thread included.
@@ -61,6 +73,9 @@ class JobPool {
   /// Calls run() of every job exactly once, spread over the threads; returns when all
   /// have returned.
   void run_all(std::span<ComputeJob* const> jobs);
+
+  /// How many consecutive jobs one claim takes when `left` are left (job_pool.cpp).
+  static std::size_t claim_size(std::size_t left, int threads);
 
  private:
   void helper_loop(std::stop_token stop);

@@ -211,6 +211,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const std::size_t prefaulted_before = HeapPrefault::populated_bytes();
   Engine engine;
   engine.set_threads(options.threads);
+  engine.set_jobs_without_math(!p.objective->has_math());
   // A signal stops one process at its own moment: across ranks mpirun ends them all.
   if (!ranks) engine.set_stop_request(&interrupt_request());
   Network network(engine, network_config(s));
