@@ -37,20 +37,28 @@ struct SlotJob final : ComputeJob {
   int order() const override { return id; }
 };
 
+// n SlotJobs writing into one slot vector, and pointers to them for run_all().
+struct SlotJobs {
+  std::vector<SlotJob> jobs;
+  std::vector<int> slots;
+  std::vector<ComputeJob*> pointers;
+  explicit SlotJobs(std::size_t n) : jobs(n), slots(n, 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      jobs[i].id = int(i);
+      jobs[i].slots = &slots;
+      pointers.push_back(&jobs[i]);
+    }
+  }
+};
+
 }  // namespace
 
 TEST_CASE("the pool runs every job of every phase exactly once", "[threads]") {
   for (int threads : {1, 2, 3, 5}) {
     sim::JobPool pool(threads);
     REQUIRE(pool.threads() == threads);
-    std::vector<SlotJob> jobs(64);
-    std::vector<int> slots(jobs.size(), 0);
-    std::vector<ComputeJob*> pointers;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      jobs[i].id = int(i);
-      jobs[i].slots = &slots;
-      pointers.push_back(&jobs[i]);
-    }
+    SlotJobs set(64);
+    auto& [jobs, slots, pointers] = set;
     // Many short phases of varying sizes: a helper leaving a phase late must neither
     // run nor skip a job of the next one.
     int phases = 0;
@@ -89,14 +97,8 @@ TEST_CASE("the pool's claims: one job when few are left, up to 64 when many are"
 TEST_CASE("the pool runs every job of large phases exactly once", "[threads]") {
   // Phases whose claims take many jobs at a time, and whose ends (fewer left than a
   // claim) shrink them to one: no job run twice, none skipped, none beyond the phase.
-  std::vector<SlotJob> jobs(20'000);
-  std::vector<int> slots(jobs.size(), 0);
-  std::vector<ComputeJob*> pointers;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    jobs[i].id = int(i);
-    jobs[i].slots = &slots;
-    pointers.push_back(&jobs[i]);
-  }
+  SlotJobs set(20'000);
+  auto& [jobs, slots, pointers] = set;
   std::vector<int> expected_runs(jobs.size(), 0);
   for (int threads : {2, 3}) {
     sim::JobPool pool(threads);
@@ -221,61 +223,50 @@ sim::Task<void> logged(sim::Engine& engine, int node, std::vector<std::pair<char
 
 }  // namespace
 
-TEST_CASE("with one thread, jobs registered in node order finish right after their run",
-          "[threads]") {
-  // Spawned (and so registered) in node order 0, 1, 2: one thread walks the phase once,
-  // finish() after each run(); a pool runs them all, then finishes them in order. Either
-  // way the finish() calls, and so the resumptions, come in the same order.
-  for (int threads : {1, 2}) {
-    CAPTURE(threads);
+TEST_CASE(
+    "with one thread, or without math, jobs registered in node order finish right after "
+    "their run",
+    "[threads]") {
+  // Spawned (and so registered) in node order: one thread walks the phase once, finish()
+  // after each run(); a pool runs them all, then finishes them in order. Either way the
+  // finish() calls, and so the resumptions, come in the same order. Jobs without math (a
+  // profile model's: a cost and a size each) run on the engine thread like one thread's,
+  // whatever the pool (Engine::set_jobs_without_math).
+  struct Setup {
+    int threads;
+    bool without_math;
+  };
+  for (const Setup setup : {Setup{1, false}, Setup{2, false}, Setup{2, true}, Setup{3, true}}) {
+    CAPTURE(setup.threads, setup.without_math);
     using Log = std::vector<std::pair<char, int>>;
+    constexpr int kNodes = 40;
     sim::Engine engine;
-    engine.set_threads(threads);
+    engine.set_threads(setup.threads);
+    engine.set_jobs_without_math(setup.without_math);
+    REQUIRE(engine.threads() == setup.threads);  // the pool stays, for other work
     Log log;
     std::mutex log_mutex;
-    std::vector<double> resumed_at(3, -1);
-    for (int node = 0; node < 3; ++node)
-      engine.spawn(logged(engine, node, log, log_mutex, resumed_at));
-    engine.run();
-    REQUIRE(log.size() == 6);
-    if (threads == 1) {
-      CHECK(log == Log{{'r', 0}, {'f', 0}, {'r', 1}, {'f', 1}, {'r', 2}, {'f', 2}});
-    } else {
-      CHECK(Log(log.begin() + 3, log.end()) == Log{{'f', 0}, {'f', 1}, {'f', 2}});
-    }
-    CHECK(resumed_at == std::vector<double>{0.0, 1.0, 2.0});
-    CHECK(engine.job_phases() == 1);
-  }
-}
-
-TEST_CASE("jobs without math run on the engine thread, each finished right after its run",
-          "[threads]") {
-  // A profile model's jobs (a cost and a size each): with a pool of 2 or 3 threads the
-  // engine still runs them itself, as with one thread.
-  for (int threads : {2, 3}) {
-    CAPTURE(threads);
-    using Log = std::vector<std::pair<char, int>>;
-    sim::Engine engine;
-    engine.set_threads(threads);
-    engine.set_jobs_without_math(true);
-    REQUIRE(engine.threads() == threads);  // the pool stays, for other work
-    Log log;
-    std::mutex log_mutex;
-    std::vector<double> resumed_at(40, -1);
-    std::vector<std::thread::id> ran_on(40);
-    for (int node = 0; node < 40; ++node)
+    std::vector<double> resumed_at(kNodes, -1);
+    std::vector<std::thread::id> ran_on(kNodes);
+    for (int node = 0; node < kNodes; ++node)
       engine.spawn(logged(engine, node, log, log_mutex, resumed_at, &ran_on));
     engine.run();
-    Log expected;
-    for (int node = 0; node < 40; ++node) {
-      expected.emplace_back('r', node);
-      expected.emplace_back('f', node);
+    REQUIRE(log.size() == 2 * kNodes);
+    Log interleaved, finishes;
+    for (int node = 0; node < kNodes; ++node) {
+      interleaved.emplace_back('r', node);
+      interleaved.emplace_back('f', node);
+      finishes.emplace_back('f', node);
     }
-    CHECK(log == expected);
-    std::size_t elsewhere = 0;
-    for (const std::thread::id& id : ran_on) elsewhere += id != std::this_thread::get_id();
-    CHECK(elsewhere == 0);
-    CHECK(resumed_at[39] == 39.0);
+    if (setup.threads == 1 || setup.without_math) {
+      CHECK(log == interleaved);
+      std::size_t elsewhere = 0;
+      for (const std::thread::id& id : ran_on) elsewhere += id != std::this_thread::get_id();
+      CHECK(elsewhere == 0);
+    } else {
+      CHECK(Log(log.begin() + kNodes, log.end()) == finishes);
+    }
+    for (int node = 0; node < kNodes; ++node) CHECK(resumed_at[std::size_t(node)] == node);
     CHECK(engine.job_phases() == 1);
   }
 }
