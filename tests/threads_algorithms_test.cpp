@@ -187,10 +187,11 @@ TEST_CASE(
   require_same_for_one_and_two_threads(doc);
 }
 
-// Models without math send the process's shared sized payloads (sim/network/sized_payload.hpp),
-// asked for by the compute jobs of both threads at once: D-PSGD in fp32, CHOCO-SGD with top-k
-// (its differences) and a parameter server (the fp32 downlink). Each message carries exactly
-// its size: 32 bits per coordinate for fp32, and top-k's for 10 of 1,000 coordinates.
+// Models without math send the process's shared sized payloads (sim/network/sized_payload.hpp):
+// D-PSGD in fp32, CHOCO-SGD with top-k (its differences) and a parameter server (the fp32
+// downlink), with one thread and with a pool (whose jobs without math run on the engine
+// thread: Engine::set_jobs_without_math). Each message carries exactly its size: 32 bits per
+// coordinate for fp32, k(32 + ceil(log2 d)) = 10 · 42 bits for top-k keeping 10 of 1,000.
 TEST_CASE("profile models' sized payloads: identical for 1 and 2 threads, sizes exact",
           "[threads]") {
   const auto profile = [](json algorithm) {
@@ -216,6 +217,10 @@ TEST_CASE("profile models' sized payloads: identical for 1 and 2 threads, sizes 
     json algorithm = gossip("choco-sgd");
     algorithm["compressor"] = {{"kind", "top-k"}, {"k", 10}};
     require_same_for_one_and_two_threads(profile(algorithm));
+    const Outcome o = run_with(profile(algorithm), 2);
+    const auto messages = o.summary["totals"]["messages"].get<std::uint64_t>();
+    CHECK(messages >= 6 * 2 * 8);
+    CHECK(o.summary["totals"]["bits_total"].get<std::uint64_t>() == messages * 420);
   }
   SECTION("parameter server") {
     json doc = profile({{"kind", "sgd"}, {"collective", "parameter-server"}, {"step_size", 0.05}});

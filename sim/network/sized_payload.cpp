@@ -29,7 +29,9 @@ const models::Encoded& interned(const Size& size) {
 
 Payload sized_payload(std::uint64_t bits, std::int64_t dimension) {
   // The last payloads this thread was given (each knows its size): steady state takes no
-  // lock (a million workers each encode per round, from every thread of the job pool).
+  // lock (a million workers each encode per round). A run calls this from the engine
+  // thread only (jobs without math do not go to the pool); the lock and the thread-local
+  // cache keep it safe for processes that run several engines on threads of their own.
   thread_local std::array<const models::Encoded*, 4> recent{};
   thread_local std::size_t next = 0;
   for (const models::Encoded* p : recent)
