@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/engine/prefetch.hpp"
 #include "sim/engine/units.hpp"
 
 namespace dlsim::sim {
@@ -182,10 +183,7 @@ class EventQueue {
   // anywhere (they come from the free list), and reading one cold is 25 cache misses in
   // a row. Loaded a chunk ahead, its lines arrive while the current one is read.
   static void prefetch(const Chunk* c) {
-    if (c == nullptr) return;
-    const char* p = reinterpret_cast<const char*>(c);
-    for (std::size_t offset = 0; offset < sizeof(Chunk); offset += 64)
-      __builtin_prefetch(p + offset);
+    if (c != nullptr) prefetch_lines(c, sizeof(Chunk));
   }
 
   std::array<Bucket, kBuckets> buckets_;

@@ -20,6 +20,8 @@
 #include <optional>
 #include <utility>
 
+#include "sim/engine/prefetch.hpp"
+
 namespace dlsim::sim {
 
 namespace detail {
@@ -36,7 +38,8 @@ class FrameCache {
  public:
   // Steps of 16 bytes: a million workers each hold a frame or two at once, and coarser
   // steps cost up to a step per frame (64-byte steps: 56 MB at 10^6 for a 392-byte frame).
-  static constexpr std::size_t kStep = 16, kClasses = 256;  // frames up to 4 KiB
+  static constexpr std::size_t kStep = 16, kClasses = 256;              // frames up to 4 KiB
+  static constexpr std::size_t kMostBytesPrefetched = 16 * kCacheLine;  // of the next frame
 
   static void* allocate(std::size_t size) {
     const std::size_t c = size_class(size);
@@ -48,7 +51,7 @@ class FrameCache {
         // cold: its link would stall that allocation, and its lines the first writes to
         // them. Loading them now overlaps that with this process's work (a write prefetch
         // where the target has one; on the x86-64 baseline an ordinary prefetch).
-        if (head) prefetch_for_writing(head, (c + 1) * kStep);
+        if (head) prefetch_lines<true>(head, std::min((c + 1) * kStep, kMostBytesPrefetched));
         return frame;
       }
     }
@@ -79,12 +82,6 @@ class FrameCache {
     FreeFrame* next;
   };
   static std::size_t size_class(std::size_t size) { return (size + kStep - 1) / kStep - 1; }
-  static void prefetch_for_writing(const void* frame, std::size_t bytes) {
-    constexpr std::size_t kLine = 64, kMostLines = 16;
-    const char* p = static_cast<const char*>(frame);
-    for (std::size_t line = 0; line < std::min(bytes / kLine, kMostLines); ++line)
-      __builtin_prefetch(p + line * kLine, 1);
-  }
   static FrameCache& instance() {
     thread_local FrameCache cache;
     return cache;

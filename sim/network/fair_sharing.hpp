@@ -43,6 +43,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include "sim/engine/engine.hpp"
+#include "sim/engine/prefetch.hpp"
 #include "sim/network/transfer_scheduler.hpp"
 
 namespace dlsim::sim {
@@ -116,11 +117,7 @@ class FairSharing final : public TransferScheduler, private EventHandler {
   // A flow's record, a few flows ahead in a pass over a component's flows (breadth-first
   // order, not the records' transfer-id order): with a million flows each would miss.
   static constexpr std::size_t kFlowsAhead = 8;
-  void prefetch_flow(TransferId id) const {
-    const char* record = reinterpret_cast<const char*>(flows_.data() + id);
-    __builtin_prefetch(record);
-    __builtin_prefetch(record + sizeof(Flow) - 1);  // a record may straddle two lines
-  }
+  void prefetch_flow(TransferId id) const { prefetch_lines(flows_.data() + id, sizeof(Flow)); }
 
   Engine& engine_;
   const NetworkConfig& config_;
