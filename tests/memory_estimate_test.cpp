@@ -48,7 +48,7 @@ json gossip_scenario(int workers) {
 //   model state: 8 * 1000 * 29 + 8 payload buffers x 4000 B + 4 starts x 1000 x 8 = 296,000
 //   engine: 4 nodes x 200 (no jitter) + 4 processes x 6,000 + 8 arcs x 280 = 27,040
 //   peak: 7,900,000 + 296,000 + 27,040 = 8,223,040.
-// Metrics in the background (the default with one thread): the row in evaluation keeps its
+// Metrics in the background (the default): the row in evaluation keeps its
 // 4 models, 4 x 8,000 more.
 TEST_CASE("memory estimate: choco-gossip on a ring, by hand") {
   const sim::PreparedRun p =

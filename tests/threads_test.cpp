@@ -5,6 +5,7 @@
 // threads on gossip, parameter-server, allgather, SVRG-family and push-sum scenarios;
 // the wall-time totals add up.
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -111,6 +112,106 @@ TEST_CASE("the pool runs every job of large phases exactly once", "[threads]") {
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (jobs[i].runs.load() != expected_runs[i] || slots[i] != int(i) * expected_runs[i]) ++wrong;
   CHECK(wrong == 0);
+}
+
+namespace {
+
+// A job beside the phases: records the thread that ran it and how often; held (spinning)
+// until released when `hold` is set.
+struct BesideJob final : ComputeJob {
+  std::atomic<int> runs{0};
+  std::atomic<bool> started{false}, release{false};
+  bool hold = false;
+  std::thread::id ran_on;
+  void run() noexcept override {
+    ran_on = std::this_thread::get_id();
+    started.store(true);
+    while (hold && !release.load()) std::this_thread::yield();
+    runs.fetch_add(1);
+  }
+  void finish() override {}
+  int order() const override { return 0; }
+};
+
+// Waits (up to a minute: a liveness bound, not a speed one) for `flag`.
+bool eventually(const std::atomic<bool>& flag) {
+  for (int i = 0; i < 60'000 && !flag.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return flag.load();
+}
+
+}  // namespace
+
+TEST_CASE("a job beside runs on a helper while the phases go on without it", "[threads]") {
+  sim::JobPool pool(2);  // one helper
+  CHECK(pool.beside_done());
+  BesideJob beside;
+  beside.hold = true;
+  // Long enough for the helper to stop spinning and sleep: the post must wake it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  pool.post_beside(beside);
+  REQUIRE(eventually(beside.started));  // the helper took it, not this thread
+  CHECK(beside.ran_on != std::this_thread::get_id());
+  CHECK_FALSE(pool.beside_done());
+  // Its only helper busy, the pool's phases run on this thread alone, every job once.
+  SlotJobs set(50);
+  for (std::size_t n : {50u, 1u, 7u, 50u})
+    pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), n));
+  for (std::size_t i = 0; i < set.jobs.size(); ++i)
+    CHECK(set.jobs[i].runs.load() == (i == 0 ? 4 : i < 7 ? 3 : 2));
+  CHECK_FALSE(pool.beside_done());
+  beside.release.store(true);
+  pool.wait_beside();
+  CHECK(pool.beside_done());
+  CHECK(beside.runs.load() == 1);
+}
+
+TEST_CASE("a job beside that no helper took runs in wait_beside; withdrawn, it never runs",
+          "[threads]") {
+  sim::JobPool alone(1);  // no helper: the job waits for wait_beside
+  BesideJob job;
+  alone.post_beside(job);
+  CHECK_FALSE(alone.beside_done());
+  CHECK(job.runs.load() == 0);
+  alone.wait_beside();
+  CHECK(alone.beside_done());
+  CHECK(job.runs.load() == 1);
+  CHECK(job.ran_on == std::this_thread::get_id());
+
+  BesideJob withdrawn;
+  alone.post_beside(withdrawn);
+  alone.withdraw_beside();
+  CHECK(alone.beside_done());
+  alone.wait_beside();  // nothing posted: returns at once
+  CHECK(withdrawn.runs.load() == 0);
+}
+
+TEST_CASE("jobs beside, posted between phases, each run exactly once", "[threads]") {
+  // Posting, phases and waiting interleaved as the recorder does (one job at a time);
+  // every third job is withdrawn instead: it ran once if a helper had taken it, else never.
+  for (int threads : {2, 3}) {
+    sim::JobPool pool(threads);
+    SlotJobs set(40);
+    std::vector<BesideJob> jobs(600);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      pool.post_beside(jobs[j]);
+      pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), 1 + j % 40));
+      if (j % 3 == 2)
+        pool.withdraw_beside();
+      else
+        pool.wait_beside();
+      REQUIRE(pool.beside_done());
+    }
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const int runs = jobs[j].runs.load();
+      if (j % 3 == 2 ? runs > 1 : runs != 1) ++wrong;
+    }
+    CHECK(wrong == 0);
+    std::size_t phase_runs = 0;
+    for (const SlotJob& job : set.jobs) phase_runs += std::size_t(job.runs.load());
+    CHECK(phase_runs == 600 / 40 * (40 * 41 / 2));
+  }
 }
 
 TEST_CASE("resolve_threads: 0 means every hardware thread", "[threads]") {
@@ -538,9 +639,10 @@ struct RowThreads final : sim::MetricsObserver {
 
 TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in order",
           "[threads]") {
-  // With one math thread the rows are evaluated on a thread of their own (recorder.hpp):
-  // metrics.csv, workers.csv and the summary's results are those of --inline-metrics, and
-  // the observers hear of every row on the simulation's thread, in order. A target loss
+  // The rows are evaluated while the simulation goes on (recorder.hpp): with one math
+  // thread on a thread of their own, with a pool beside its phases. metrics.csv,
+  // workers.csv and the summary's results are those of --inline-metrics, and the
+  // observers hear of every row on the simulation's thread, in order. A target loss
   // keeps the evaluation inline (its stop needs each row's loss at once).
   auto doc = classification(8,
                             {{"kind", "choco-sgd"},
@@ -551,22 +653,26 @@ TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in
                             40);
   doc["metrics"]["every"] = {{"iterations", 2}};
   doc["metrics"]["per_worker"] = true;
-  RowThreads told;
-  const Result beside = run_with(doc, 1, 1, false, &told);
   const Result on_thread = run_with(doc, 1, 1, true);
-  require_same_results(beside, on_thread);
-  CHECK(beside.workers == on_thread.workers);
-  CHECK_FALSE(beside.workers.empty());
-  require_consistent_totals(beside.summary, 1);
   CHECK(on_thread.summary["totals"]["metrics_thread_s"].get<double>() == 0);
-  CHECK(beside.summary["totals"]["metrics_thread_s"].get<double>() > 0);
-  REQUIRE(told.iterations.size() == 21);  // iterations 0, 2, ..., 40
-  for (std::size_t i = 0; i < told.iterations.size(); ++i) {
-    CHECK(told.iterations[i] == std::int64_t(2 * i));
-    CHECK(told.threads[i] == std::this_thread::get_id());
+  for (int threads : {1, 2, 3}) {
+    INFO("threads " << threads);
+    RowThreads told;
+    const Result beside = run_with(doc, threads, 1, false, &told);
+    require_same_results(beside, on_thread);
+    CHECK(beside.workers == on_thread.workers);
+    CHECK_FALSE(beside.workers.empty());
+    require_consistent_totals(beside.summary, threads);
+    // A thread of its own always evaluates; a helper only when it took the row first.
+    if (threads == 1) CHECK(beside.summary["totals"]["metrics_thread_s"].get<double>() > 0);
+    REQUIRE(told.iterations.size() == 21);  // iterations 0, 2, ..., 40
+    for (std::size_t i = 0; i < told.iterations.size(); ++i) {
+      CHECK(told.iterations[i] == std::int64_t(2 * i));
+      CHECK(told.threads[i] == std::this_thread::get_id());
+    }
   }
 
-  const double start_loss = beside.summary["final"]["train_loss"].get<double>() + 0.3;
+  const double start_loss = on_thread.summary["final"]["train_loss"].get<double>() + 0.3;
   doc["stop"]["target_loss"] = start_loss;  // reached early
   const Result targeted = run_with(doc, 1, 1, false);
   CHECK(targeted.summary["totals"]["metrics_thread_s"].get<double>() == 0);

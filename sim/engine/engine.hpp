@@ -89,7 +89,8 @@ class Engine final : private ProcessObserver {
   /// Across ranks: each phase runs only the jobs `exchange` calls local, then lets it
   /// exchange results before any finish(). Null (the default): every job runs here.
   void set_job_exchange(JobExchange* exchange) { exchange_ = exchange; }
-  /// The pool (null with one thread), for other work between events (metrics).
+  /// The pool (null with one thread), for other work: metrics evaluated between events, or
+  /// beside the phases (JobPool::post_beside).
   JobPool* pool() const { return pool_.get(); }
   /// Wall seconds spent running jobs (the parallel phases), and how many phases.
   double jobs_wall_s() const { return jobs_wall_s_; }

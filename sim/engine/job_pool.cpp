@@ -8,6 +8,10 @@
 // jobs than the old phase had) would otherwise win its compare-and-swap on the old word
 // and run a job of the new phase that is not its to run (found by ThreadSanitizer,
 // `make tsan`: a read of jobs_ racing with its write).
+// A job beside is posted in `beside_` and bumps `generation_` too, which wakes a sleeping
+// helper; work() of a generation whose claim word was never opened returns at once. The
+// one who takes the job (exchange with null) runs it; its release of `beside_pending_`
+// publishes the job's results to whoever sees it at 0.
 #include "sim/engine/job_pool.hpp"
 
 #include <algorithm>
@@ -69,8 +73,7 @@ void JobPool::run_all(std::span<ComputeJob* const> jobs) {
   jobs_ = jobs.data();
   count_.store(jobs.size(), std::memory_order_release);  // orders the closing before it
   claim_.store(generation << 32, std::memory_order_release);
-  generation_.store(generation, std::memory_order_release);
-  generation_.notify_all();
+  bump_generation(generation);
   work(generation);
   const std::size_t n = jobs.size();
   for (int spin = 0; spin < kSpinRounds; ++spin) {
@@ -111,6 +114,43 @@ void JobPool::work(std::uint64_t generation) {
   }
 }
 
+void JobPool::bump_generation(std::uint64_t generation) {
+  generation_.store(generation, std::memory_order_release);
+  generation_.notify_all();
+}
+
+void JobPool::post_beside(ComputeJob& job) {
+  beside_pending_.store(1, std::memory_order_relaxed);  // published by the release below
+  beside_.store(&job, std::memory_order_release);
+  bump_generation(generation_.load(std::memory_order_relaxed) + 1);
+}
+
+bool JobPool::run_beside() {
+  if (beside_.load(std::memory_order_relaxed) == nullptr) return false;  // a cheap look first
+  ComputeJob* const job = beside_.exchange(nullptr, std::memory_order_acquire);
+  if (job == nullptr) return false;
+  job->run();
+  beside_pending_.store(0, std::memory_order_release);
+  beside_pending_.notify_one();
+  return true;
+}
+
+void JobPool::wait_beside() {
+  if (run_beside()) return;
+  for (int spin = 0; spin < kSpinRounds; ++spin) {
+    if (beside_done()) return;
+    cpu_relax();
+  }
+  while (beside_pending_.load(std::memory_order_acquire) != 0)
+    beside_pending_.wait(1, std::memory_order_acquire);
+}
+
+void JobPool::withdraw_beside() {
+  if (beside_.exchange(nullptr, std::memory_order_acquire) != nullptr)
+    beside_pending_.store(0, std::memory_order_relaxed);
+  wait_beside();  // a helper's, if one took it
+}
+
 void JobPool::helper_loop(std::stop_token stop) {
   // Stop is requested before the destructor's last bump of `generation_`: a helper that
   // has seen that bump also sees the request, one that has not will be woken by it.
@@ -118,7 +158,10 @@ void JobPool::helper_loop(std::stop_token stop) {
   while (!stop.stop_requested()) {
     int spin = 0;
     for (; spin < kSpinRounds && generation_.load(std::memory_order_acquire) == seen; ++spin)
-      cpu_relax();
+      if (run_beside())
+        spin = 0;  // then look for a phase again
+      else
+        cpu_relax();
     if (spin == kSpinRounds) generation_.wait(seen, std::memory_order_acquire);
     if (stop.stop_requested()) return;
     seen = generation_.load(std::memory_order_acquire);

@@ -10,6 +10,11 @@
 // out job indices through one atomic counter (dynamic load balancing) and ends when
 // every job has run (a claim takes several jobs when many are left); helpers sleep on
 // std::atomic::wait between phases after a short spin. No allocation per phase or per job.
+//
+// Work beside the phases (post_beside): one job a helper runs when no phase has a job for
+// it, such as a metrics row evaluated while the simulation goes on (docs/design.md §5). It
+// needs no thread more than --threads: while a helper runs it, the phases' jobs go to the
+// other threads (claims are dynamic, so no phase waits for that helper).
 #pragma once
 
 #include <atomic>
@@ -77,9 +82,27 @@ class JobPool {
   /// How many consecutive jobs one claim takes when `left` are left (job_pool.cpp).
   static std::size_t claim_size(std::size_t left, int threads);
 
+  /// Hands `job` to the helpers: the first one without a phase's job to run runs it (its
+  /// run() only; finish() is the caller's). One job at a time: the previous one must have
+  /// been waited for (wait_beside, or beside_done() true). Called on the thread that calls
+  /// run_all. With one thread (no helper) the job waits for wait_beside.
+  void post_beside(ComputeJob& job);
+  /// Whether the job posted last has run (true when none was posted).
+  bool beside_done() const { return beside_pending_.load(std::memory_order_acquire) == 0; }
+  /// Returns once the posted job has run: runs it on the calling thread if no helper has
+  /// taken it yet, else waits for that helper.
+  void wait_beside();
+  /// Takes the posted job back if no helper has taken it (it then never runs), else waits
+  /// for it: for an owner that unwinds with a job still posted.
+  void withdraw_beside();
+
  private:
   void helper_loop(std::stop_token stop);
   void work(std::uint64_t generation);
+  // Runs the job posted beside if it is still there; false if there was none to take.
+  bool run_beside();
+  // Wakes the helpers for a new phase or a job beside (only the run_all thread calls it).
+  void bump_generation(std::uint64_t generation);
 
   std::vector<std::jthread> helpers_;
   ComputeJob* const* jobs_ = nullptr;  // the current phase's jobs
@@ -87,6 +110,8 @@ class JobPool {
   std::atomic<std::uint64_t> claim_{0};
   std::atomic<std::size_t> done_{0};
   std::atomic<std::uint64_t> generation_{0};
+  std::atomic<ComputeJob*> beside_{nullptr};      // posted and not taken yet
+  std::atomic<std::uint32_t> beside_pending_{0};  // 1 from post_beside until it has run
 };
 
 /// `--threads` as given: 0 means every hardware thread.

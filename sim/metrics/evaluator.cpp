@@ -91,7 +91,7 @@ bool Evaluator::chunked(const models::Vector& w) const {
 }
 
 void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e,
-                                 RankGroup* ranks) const {
+                                 JobPool* pool, RankGroup* ranks) const {
   std::vector<ChunkJob> chunks;
   if (train_pass) add_chunks(objective_, mean, *train_, chunks);
   const std::size_t train_chunks = chunks.size();
@@ -99,8 +99,8 @@ void Evaluator::evaluate_chunked(const models::Vector& mean, bool train_pass, Ev
   const int k = ranks ? ranks->size() : 1, me = ranks ? ranks->rank() : 0;
   std::vector<ComputeJob*> jobs;
   for (std::size_t c = me; c < chunks.size(); c += std::size_t(k)) jobs.push_back(&chunks[c]);
-  if (pool_)
-    pool_->run_all(jobs);
+  if (pool)
+    pool->run_all(jobs);
   else
     for (ComputeJob* job : jobs) job->run();
   for (ComputeJob* job : jobs) job->finish();  // rethrows
@@ -161,7 +161,7 @@ Evaluation Evaluator::measures_of_models(const std::vector<models::Vector>& mode
   return e;
 }
 
-Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
+Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models, JobPool* pool) const {
   Evaluation e;
   e.consensus_distance = 0.0;  // centralized runs: one model, distance 0
   if (!objective_.has_math() || models.empty()) return e;
@@ -170,13 +170,13 @@ Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const 
   bool train_pass = false;
   e = measures_of_models(models, mean, train_pass);
   if (chunked(mean)) {
-    evaluate_chunked(mean, train_pass, e);
+    evaluate_chunked(mean, train_pass, e, pool);
     return e;
   }
   auto train = [&] { e.train_loss = objective_.loss(mean, *train_); };
   auto test_loss = [&] { e.test_loss = objective_.data_loss(mean, *test_); };
   auto test_accuracy = [&] { e.test_accuracy = objective_.accuracy(mean, *test_); };
-  if (!pool_ || pool_->threads() == 1) {
+  if (!pool || pool->threads() == 1) {
     if (train_pass) train();
     if (test_) test_loss(), test_accuracy();
     return e;
@@ -188,7 +188,7 @@ Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const 
   std::size_t count = 0;
   if (train_pass) jobs[count++] = &train_job;  // the longest first
   if (test_) jobs[count++] = &test_loss_job, jobs[count++] = &test_accuracy_job;
-  pool_->run_all(std::span<ComputeJob* const>(jobs.data(), count));
+  pool->run_all(std::span<ComputeJob* const>(jobs.data(), count));
   for (std::size_t i = 0; i < count; ++i) jobs[i]->finish();  // rethrows
   return e;
 }
@@ -220,7 +220,7 @@ Evaluation Evaluator::evaluate_across(RankGroup& ranks,
     mean.resize(models::Index(values.size() / sizeof(double)));
     std::memcpy(mean.data(), values.data(), values.size());
   }
-  evaluate_chunked(mean, train_pass, e, &ranks);
+  evaluate_chunked(mean, train_pass, e, pool_, &ranks);
   return e;
 }
 

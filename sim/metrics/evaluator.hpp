@@ -49,7 +49,12 @@ class Evaluator {
   /// the results do not depend on the pool's thread count.
   void set_pool(JobPool* pool) { pool_ = pool; }
 
-  Evaluation evaluate(const std::vector<models::Vector>& models) const;
+  Evaluation evaluate(const std::vector<models::Vector>& models) const {
+    return evaluate(models, pool_);
+  }
+  /// evaluate() on `pool` instead (null: on the calling thread alone), for an evaluation
+  /// that runs beside the pool's phases (sim/metrics/recorder.hpp).
+  Evaluation evaluate(const std::vector<models::Vector>& models, JobPool* pool) const;
   /// evaluate() across ranks (sim/engine/rank_group.hpp), called by every rank; only
   /// rank 0's `models` are read (every holder's) and only its result is meaningful.
   /// The chunks of the passes are split among the ranks (chunk c on rank c mod K) and
@@ -70,7 +75,7 @@ class Evaluator {
                                 const models::Vector& mean, bool& train_pass) const;
   // The chunked passes over the mean; across ranks this rank runs only its chunks and
   // rank 0 adds everyone's sums (the others' `e` stays as it was).
-  void evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e,
+  void evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e, JobPool* pool,
                         RankGroup* ranks = nullptr) const;
 
   const models::Objective& objective_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "sim/engine/byte_codec.hpp"
 
@@ -166,13 +167,16 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   last_emitted_ = k;
   latest_.reset();
   const bool values = !models.empty() && models.front().size() > 0;
-  if (plan_.background && !ranks_ && values) {
-    auto snapshot = std::make_unique<const std::vector<models::Vector>>(std::move(models));
-    const auto evaluate = [this, &evaluated = *snapshot, holders] {
-      return evaluate_here(evaluated, holders);
-    };
-    in_flight_.emplace(InFlight{at, std::move(snapshot), std::move(holders),
-                                std::async(std::launch::async, evaluate)});
+  // The run's last row has nothing left to overlap with: inline, on the whole pool.
+  const bool last = finishing_ || (plan_.max_iterations && k >= *plan_.max_iterations);
+  if (plan_.background && !ranks_ && values && !last) {
+    InFlight row{std::make_unique<RowEvaluation>(*this, at, std::move(models), std::move(holders)),
+                 {}};
+    if (JobPool* const pool = engine_.pool())
+      pool->post_beside(*row.row);
+    else
+      row.thread = std::async(std::launch::async, [job = row.row.get()] { job->run(); });
+    in_flight_.emplace(std::move(row));
     return;
   }
   Evaluated r;
@@ -181,33 +185,58 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
     evaluate_across_ranks(models, holders, r.e, r.each);
     r.seconds = seconds_since(t0);
   } else {
-    r = evaluate_here(models, holders);
+    r = evaluate_here(models, holders, false);
   }
   wall_metrics_s_ += r.seconds;
   tell(at, r.e, r.each, models, holders);
 }
 
 Recorder::Evaluated Recorder::evaluate_here(const std::vector<models::Vector>& models,
-                                            std::span<const int> holders) const {
+                                            std::span<const int> holders, bool beside) const {
   const auto t0 = Clock::now();
   Evaluated r;
-  r.e = evaluator_.evaluate(models);
+  // Beside the phases the pool is the simulation's: this thread alone evaluates.
+  r.e = beside ? evaluator_.evaluate(models, nullptr) : evaluator_.evaluate(models);
   if (plan_.metrics.per_worker) r.each = evaluator_.evaluate_each(models, holders);
   r.seconds = seconds_since(t0);
   return r;
 }
 
+void Recorder::RowEvaluation::run() noexcept {
+  ran_beside = std::this_thread::get_id() != poster_;
+  try {
+    result = recorder_.evaluate_here(models, holders, true);
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+}
+
+void Recorder::RowEvaluation::finish() {
+  if (error_) std::rethrow_exception(error_);
+}
+
+Recorder::~Recorder() {
+  if (in_flight_ && !in_flight_->thread.valid()) engine_.pool()->withdraw_beside();
+}
+
 void Recorder::land(bool wait) {
   if (!in_flight_) return;
-  std::future<Evaluated>& result = in_flight_->result;
-  if (!wait && result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  std::future<void>& thread = in_flight_->thread;
+  JobPool* const pool = thread.valid() ? nullptr : engine_.pool();
+  const bool done = pool ? pool->beside_done()
+                         : thread.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  if (!wait && !done) return;
   const auto t0 = Clock::now();
-  const Evaluated r = result.get();  // rethrows what the evaluation threw
+  if (pool)
+    pool->wait_beside();  // evaluates it here if no helper has taken it
+  else
+    thread.get();
   wall_metrics_s_ += seconds_since(t0);
-  background_metrics_s_ += r.seconds;
-  const InFlight done = std::move(*in_flight_);
+  const std::unique_ptr<RowEvaluation> row = std::move(in_flight_->row);
   in_flight_.reset();
-  tell(done.at, r.e, r.each, *done.models, done.holders);
+  row->finish();
+  if (row->ran_beside) background_metrics_s_ += row->result.seconds;
+  tell(row->at, row->result.e, row->result.each, row->models, row->holders);
 }
 
 void Recorder::tell(const Stamp& at, const Evaluation& e, const std::vector<WorkerMetrics>& each,
@@ -308,6 +337,7 @@ void Recorder::evaluate_across_ranks(std::vector<models::Vector>& models,
 }
 
 void Recorder::finish() {
+  finishing_ = true;
   if (completed_ > last_emitted_ && latest_) {
     auto [at, models] = std::move(*latest_);
     emit(at, models);

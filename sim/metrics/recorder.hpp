@@ -11,11 +11,15 @@
 // (Evaluator::evaluate_each, timed with the rest) for the observers' on_workers().
 //
 // In the background (RecorderPlan::background, metrics_in_background() in
-// sim/run/runner.hpp) a row's models are evaluated on a thread of their own while the
-// simulation goes on: the same Evaluator calls on the same models, so the same values.
-// One row is evaluated at a time; it reaches the observers, on the simulation's thread
-// and in order, once its evaluation is done: when a later iteration completes, at the
-// next row (which waits for it), or at finish().
+// sim/run/runner.hpp) a row's models are evaluated while the simulation goes on: beside
+// the phases on the engine's job pool (JobPool::post_beside: a helper without a phase's
+// job runs it) when there is one, else on a thread of its own. The same Evaluator calls
+// on the same models, so the same values. One row is evaluated at a time; it reaches the
+// observers, on the simulation's thread and in order, once its evaluation is done: when a
+// later iteration completes, at the next row (which waits for it, and evaluates it itself
+// if no helper has taken it), or at finish(). The run's last row (its last iteration, or
+// the one finish() writes) has nothing left to overlap with and is evaluated inline, on
+// the evaluator's pool.
 #pragma once
 
 #include <chrono>
@@ -24,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
@@ -43,8 +48,8 @@ struct RecorderPlan {
   std::int64_t train_samples = 0;
   MetricsSpec metrics;
   StopSpec stop;
-  // Evaluate rows on a thread of their own (header comment). The evaluator must then have
-  // no pool: the simulation's thread keeps using it.
+  // Evaluate rows beside the simulation (header comment); the run's last row, with nothing
+  // left to overlap, is evaluated inline on the evaluator's pool.
   bool background = false;
 };
 
@@ -57,6 +62,8 @@ class Recorder {
   // Not copied or moved: last_found_ points into this object's own map.
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
+  /// Takes back (or waits for) a row still in evaluation: a run that ends by an exception.
+  ~Recorder();
 
   /// Across ranks (sim/engine/rank_group.hpp): holder h's model is real only on the rank
   /// that owns worker h. Each row gathers the models on rank 0; the ranks share the
@@ -85,7 +92,9 @@ class Recorder {
   /// Seconds of the simulation's wall time spent on metrics: evaluating them, or in the
   /// background waiting for an evaluation.
   double wall_metrics_s() const { return wall_metrics_s_; }
-  /// In the background: seconds the evaluation thread spent evaluating (else 0).
+  /// In the background: seconds spent evaluating beside the simulation, on a pool helper
+  /// or the metrics thread (else 0; a row the simulation's thread evaluated itself while
+  /// waiting for it counts in wall_metrics_s() only).
   double background_metrics_s() const { return background_metrics_s_; }
 
  private:
@@ -122,15 +131,35 @@ class Recorder {
     std::vector<WorkerMetrics> each;
     double seconds = 0;
   };
-  struct InFlight {
-    Stamp at;
-    std::unique_ptr<const std::vector<models::Vector>> models;  // read by the evaluation
-    std::vector<int> holders;
-    std::future<Evaluated> result;
+  // A row's evaluation as a job: beside the phases on the pool, or on a thread of its own.
+  class RowEvaluation final : public ComputeJob {
+   public:
+    RowEvaluation(const Recorder& recorder, const Stamp& at, std::vector<models::Vector>&& models,
+                  std::vector<int>&& holders)
+        : at(at), models(std::move(models)), holders(std::move(holders)), recorder_(recorder) {}
+    void run() noexcept override;
+    void finish() override;  // rethrows what the evaluation threw
+    int order() const override { return 0; }
+
+    const Stamp at;
+    const std::vector<models::Vector> models;  // read by the evaluation
+    const std::vector<int> holders;
+    Evaluated result;
+    bool ran_beside = false;  // on another thread than the simulation's
+
+   private:
+    const Recorder& recorder_;
+    const std::thread::id poster_ = std::this_thread::get_id();  // the simulation's thread
+    std::exception_ptr error_;
   };
-  // The row's values, evaluated on the calling thread (without ranks), and how long it took.
-  Evaluated evaluate_here(const std::vector<models::Vector>& models,
-                          std::span<const int> holders) const;
+  struct InFlight {
+    std::unique_ptr<RowEvaluation> row;
+    std::future<void> thread;  // without a pool; invalid when the row is on the pool
+  };
+  // The row's values (without ranks), and how long it took: on the evaluator's pool, or
+  // `beside` the simulation on the calling thread alone.
+  Evaluated evaluate_here(const std::vector<models::Vector>& models, std::span<const int> holders,
+                          bool beside) const;
   // Tells the row in flight, waiting for its evaluation if `wait`; else only when done.
   void land(bool wait);
   // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the
@@ -157,13 +186,15 @@ class Recorder {
   std::optional<std::pair<Stamp, std::vector<models::Vector>>> latest_;  // of `completed_`
   SimTime next_time_point_{};
   std::optional<MetricsRow> last_row_;
+  bool finishing_ = false;  // in finish(): the last row
   double wall_metrics_s_ = 0;
   double background_metrics_s_ = 0;
   Clock::time_point last_progress_{};
   RankGroup* ranks_ = nullptr;
   WorkerPlacement placement_{1, 1, 0};
-  // Last: destroyed first, its future waits for an evaluation still running (a run that
-  // ends by an exception) while the members it reads exist.
+  // Last: destroyed first, its future waits for an evaluation still running on a thread
+  // (a run that ends by an exception) while the members it reads exist; ~Recorder takes
+  // one on the pool back.
   std::optional<InFlight> in_flight_;
 };
 

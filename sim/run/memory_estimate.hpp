@@ -26,9 +26,11 @@
 //                 per worker and the model's per-worker values (consensus starts: n · d);
 //   thread scratch  the model's per-thread buffers (ModelOptions::memory: gathered batches,
 //                 activations, im2col) on every thread that runs jobs or evaluation
-//                 chunks (--threads; the metrics thread takes over the evaluation's from
-//                 the simulation's thread, so it counts no more), plus the rows an evaluation
-//                 widens to doubles (float32 storage: 500 rows at most; byte codes: 1,024);
+//                 chunks (--threads; with one, the metrics thread takes over the
+//                 evaluation's from the simulation's thread, and with a pool the thread
+//                 evaluating a row is one of them, so it counts no more), plus the rows an
+//                 evaluation widens to doubles (float32 storage: 500 rows at most; byte codes:
+//                 1,024);
 //   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
 //                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker

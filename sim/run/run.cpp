@@ -174,8 +174,8 @@ std::size_t prefault_pad(const MemoryEstimate& m) {
 
 }  // namespace
 
-bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics) {
-  return threads == 1 && ranks <= 1 && !inline_metrics && !s.stop.target_loss;
+bool metrics_in_background(const Scenario& s, int ranks, bool inline_metrics) {
+  return ranks <= 1 && !inline_metrics && !s.stop.target_loss;
 }
 
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
@@ -231,7 +231,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
   const models::Dataset* loss_set = p.data ? &p.data->loss_set() : nullptr;  // eval_samples
   const models::Dataset* test = p.data && p.data->test && s.metrics.test ? &*p.data->test : nullptr;
   Evaluator evaluator(*p.objective, loss_set, test, s.decentralized());
-  evaluator.set_pool(engine.pool());
+  evaluator.set_pool(engine.pool());  // rows beside the simulation run without it
 
   std::unique_ptr<CsvWriter> csv;
   ProgressLine progress(stderr);
@@ -256,8 +256,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
-  plan.background =
-      metrics_in_background(s, engine.threads(), ranks ? ranks->size() : 1, options.inline_metrics);
+  plan.background = metrics_in_background(s, ranks ? ranks->size() : 1, options.inline_metrics);
   observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   std::unique_ptr<RankJobs> rank_jobs;  // across ranks: whose math runs here

@@ -75,13 +75,13 @@ struct RunOptions {
   RankGroup* ranks = nullptr;
 };
 
-/// Whether the metrics rows are evaluated on a thread of their own while the simulation
-/// goes on (sim/metrics/recorder.hpp; one more thread, the same values): with one thread
-/// for the math (the pool stays the simulation's), in one process (across ranks the
-/// evaluation is shared among them), unless the scenario stops at a target loss (each
-/// row's loss decides at once) or `inline_metrics`. It does not depend on the machine, so
-/// neither does the memory estimate.
-bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics);
+/// Whether the metrics rows are evaluated while the simulation goes on
+/// (sim/metrics/recorder.hpp; the same values): with one thread on a thread of their own,
+/// with a pool beside its phases on a helper. In one process (across ranks the evaluation
+/// is shared among them), unless the scenario stops at a target loss (each row's loss
+/// decides at once) or `inline_metrics`. It does not depend on the machine, so neither
+/// does the memory estimate.
+bool metrics_in_background(const Scenario& s, int ranks, bool inline_metrics);
 
 /// Simulates and writes the results; returns the content of summary.json.
 nlohmann::json run(PreparedRun& prepared, const RunOptions& options);

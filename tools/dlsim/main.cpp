@@ -220,9 +220,10 @@ int main(int argc, char** argv) {
                   "identical for every value");
   bool inline_metrics = false;
   run->add_flag("--inline-metrics", inline_metrics,
-                "Evaluate the metrics rows on the simulation's own thread. By default, with "
-                "--threads 1, they are evaluated on a second thread while the simulation goes "
-                "on (the same values; not across MPI ranks, nor with stop.target_loss)");
+                "Evaluate the metrics rows on the simulation's own thread. By default they "
+                "are evaluated while the simulation goes on, on a second thread with "
+                "--threads 1, else on a pool thread between phases (the same values; not "
+                "across MPI ranks, nor with stop.target_loss)");
   run->add_flag("--profile", profile,
                 "Print the wall-time split (math, compression, metrics, engine), events/s and "
                 "peak memory on stderr at the end");
