@@ -4,7 +4,7 @@ and prints one table (median wall time of the whole `dlsim run` process, events,
 events per second, peak RSS, simulated time, target).
 
     /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
-    /usr/bin/python3 bench/e2e.py --cases e1,e2,f,f32,fi # issue 18: 1M and 2M workers, small model
+    /usr/bin/python3 bench/e2e.py --cases e1,e2,f,f32,fi,f2 # issue 18: 1M and 2M workers, small model
     /usr/bin/python3 bench/e2e.py --cases e1,e1h --runs 3 # 1M workers, without and with huge pages
     make bench-e2e
 
@@ -76,6 +76,9 @@ CASES = {
     # evaluated on a second thread beside it: docs/design.md §5).
     "fi": ("(fi) the same as (f), --inline-metrics",
            "choco-ring9-fmnist-logistic-batch1.json", ["--inline-metrics"], 0.7, None),
+    # (f) on a pool of two: the rows are evaluated by a pool thread between phases.
+    "f2": ("(f2) the same as (f), --threads 2",
+           "choco-ring9-fmnist-logistic-batch1.json", ["--threads", "2"], 0.7, None),
 }
 
 # Environment added to a case's runs.
@@ -176,10 +179,10 @@ def main():
                 verdict.append(f"RSS<{target_rss / 1e9:g}GB " + ("ok" if rss < target_rss else "MISS"))
             if cid in ("b", "b1", "b2", "b1i") and t.get("wall_engine_s") is not None and t.get("wall_s"):
                 verdict.append(f"engine {100 * t['wall_engine_s'] / t['wall_s']:.1f}% of wall")
-            if cid in ("f", "f32", "fi") and t.get("wall_metrics_s") is not None:
+            if cid in ("f", "f32", "fi", "f2") and t.get("wall_metrics_s") is not None:
                 beside = statistics.median(r["totals"].get("metrics_thread_s", 0) for r in runs)
                 verdict.append(f"metrics {100 * t['wall_metrics_s'] / wall:.0f}% of process wall"
-                               + (f" (+ {beside:.2f} s on the metrics thread)" if beside else ""))
+                               + (f" (+ {beside:.2f} s beside it)" if beside else ""))
             rows.append([label, f"{wall:.3f}", f"{cpu:.3f}", f"{t['events']:,}",
                          f"{t['events'] / wall:,.0f}", f"{rss / 2**20:,.0f} MiB",
                          f"{t['sim_time_s']:.6g} s", "; ".join(verdict)])
