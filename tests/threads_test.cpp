@@ -640,8 +640,8 @@ struct RowThreads final : sim::MetricsObserver {
 TEST_CASE("metrics beside: one thread always, a pool when its phases are light", "[threads]") {
   const sim::Scenario s = sim::load_scenario(classification(8, {{"kind", "sgd"}}, 4));
   CHECK(sim::metrics_in_background(s, 1, 1, false, 1e12));
-  CHECK(sim::metrics_in_background(s, 2, 1, false, 0.99e6));
-  CHECK_FALSE(sim::metrics_in_background(s, 2, 1, false, 1e6));
+  CHECK(sim::metrics_in_background(s, 2, 1, false, 0.99e5));
+  CHECK_FALSE(sim::metrics_in_background(s, 2, 1, false, 1e5));
   CHECK_FALSE(sim::metrics_in_background(s, 4, 1, false, 1e12));
   CHECK_FALSE(sim::metrics_in_background(s, 1, 1, true, 0));   // --inline-metrics
   CHECK_FALSE(sim::metrics_in_background(s, 1, 2, false, 0));  // across ranks
