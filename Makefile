@@ -66,7 +66,7 @@ sanitize: setup
 # before the TSan runtime is up: those files drop target_clones under __SANITIZE_THREAD__.
 TSAN_DIR ?= build-tsan
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS := threads_test threads_algorithms_test evaluation_chunks_test fashion_mnist_test \
+TSAN_TESTS := job_pool_test threads_test threads_algorithms_test evaluation_chunks_test fashion_mnist_test \
   heap_prefault_test sized_payload_test
 # ctest labels are the test file names: ^(threads_test|...)$
 TSAN_LABELS := ^($(subst $() ,|,$(TSAN_TESTS)))$$

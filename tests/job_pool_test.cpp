@@ -1,0 +1,212 @@
+// sim::JobPool (sim/engine/job_pool.hpp), the pool behind `--threads N`: every job of every
+// phase runs exactly once, claims take one job when few are left and up to 64 when many
+// are, and a job posted beside the phases runs on a helper without holding up a phase (or,
+// untaken, in wait_beside; withdrawn, never).
+#include <atomic>
+#include <chrono>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "sim/engine/job_pool.hpp"
+
+using namespace dlsim;
+using sim::ComputeJob;
+
+namespace {
+
+// Writes its index into its own slot and counts its runs.
+struct SlotJob final : ComputeJob {
+  int id = 0;
+  std::vector<int>* slots = nullptr;
+  std::atomic<int> runs{0};
+  void run() noexcept override {
+    (*slots)[std::size_t(id)] += id;
+    runs.fetch_add(1);
+  }
+  void finish() override {}
+  int order() const override { return id; }
+};
+
+// n SlotJobs writing into one slot vector, and pointers to them for run_all().
+struct SlotJobs {
+  std::vector<SlotJob> jobs;
+  std::vector<int> slots;
+  std::vector<ComputeJob*> pointers;
+  explicit SlotJobs(std::size_t n) : jobs(n), slots(n, 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      jobs[i].id = int(i);
+      jobs[i].slots = &slots;
+      pointers.push_back(&jobs[i]);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the pool runs every job of every phase exactly once", "[threads]") {
+  for (int threads : {1, 2, 3, 5}) {
+    sim::JobPool pool(threads);
+    REQUIRE(pool.threads() == threads);
+    SlotJobs set(64);
+    auto& [jobs, slots, pointers] = set;
+    // Many short phases of varying sizes: a helper leaving a phase late must neither
+    // run nor skip a job of the next one.
+    int phases = 0;
+    for (int round = 0; round < 3000; ++round) {
+      const std::size_t n = std::size_t(1 + (round * 7) % 64);
+      pool.run_all(std::span<ComputeJob* const>(pointers.data(), n));
+      ++phases;
+    }
+    std::vector<int> expected_runs(jobs.size(), 0);
+    for (int round = 0; round < phases; ++round)
+      for (std::size_t i = 0; i < std::size_t(1 + (round * 7) % 64); ++i) ++expected_runs[i];
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      CHECK(jobs[i].runs.load() == expected_runs[i]);
+      CHECK(slots[i] == int(i) * expected_runs[i]);
+    }
+  }
+}
+
+TEST_CASE("the pool's claims: one job when few are left, up to 64 when many are", "[threads]") {
+  // Guided self-scheduling: a claim takes left / (8 * threads) jobs, clamped to [1, 64].
+  CHECK(sim::JobPool::claim_size(1, 2) == 1);
+  CHECK(sim::JobPool::claim_size(9, 2) == 1);  // nine heavy gradients: one at a time
+  CHECK(sim::JobPool::claim_size(31, 2) == 1);
+  CHECK(sim::JobPool::claim_size(32, 2) == 2);
+  CHECK(sim::JobPool::claim_size(160, 2) == 10);
+  CHECK(sim::JobPool::claim_size(160, 5) == 4);
+  CHECK(sim::JobPool::claim_size(1'000'000, 2) == 64);
+  for (std::size_t left = 1; left < 5000; ++left) {
+    const std::size_t take = sim::JobPool::claim_size(left, 3);
+    REQUIRE(take >= 1);
+    REQUIRE(take <= left);
+    REQUIRE(take <= 64);
+  }
+}
+
+TEST_CASE("the pool runs every job of large phases exactly once", "[threads]") {
+  // Phases whose claims take many jobs at a time, and whose ends (fewer left than a
+  // claim) shrink them to one: no job run twice, none skipped, none beyond the phase.
+  SlotJobs set(20'000);
+  auto& [jobs, slots, pointers] = set;
+  std::vector<int> expected_runs(jobs.size(), 0);
+  for (int threads : {2, 3}) {
+    sim::JobPool pool(threads);
+    for (std::size_t n : {20'000u, 1u, 4'097u, 63u, 513u, 20'000u, 12'345u}) {
+      pool.run_all(std::span<ComputeJob* const>(pointers.data(), n));
+      for (std::size_t i = 0; i < n; ++i) ++expected_runs[i];
+    }
+  }
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].runs.load() != expected_runs[i] || slots[i] != int(i) * expected_runs[i]) ++wrong;
+  CHECK(wrong == 0);
+}
+
+namespace {
+
+// A job beside the phases: records the thread that ran it and how often; held (spinning)
+// until released when `hold` is set.
+struct BesideJob final : ComputeJob {
+  std::atomic<int> runs{0};
+  std::atomic<bool> started{false}, release{false};
+  bool hold = false;
+  std::thread::id ran_on;
+  void run() noexcept override {
+    ran_on = std::this_thread::get_id();
+    started.store(true);
+    while (hold && !release.load()) std::this_thread::yield();
+    runs.fetch_add(1);
+  }
+  void finish() override {}
+  int order() const override { return 0; }
+};
+
+// Waits (up to a minute: a liveness bound, not a speed one) for `flag`.
+bool eventually(const std::atomic<bool>& flag) {
+  for (int i = 0; i < 60'000 && !flag.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return flag.load();
+}
+
+}  // namespace
+
+TEST_CASE("a job beside runs on a helper while the phases go on without it", "[threads]") {
+  sim::JobPool pool(2);  // one helper
+  CHECK(pool.beside_done());
+  BesideJob beside;
+  beside.hold = true;
+  // Long enough for the helper to stop spinning and sleep: the post must wake it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  pool.post_beside(beside);
+  REQUIRE(eventually(beside.started));  // the helper took it, not this thread
+  CHECK(beside.ran_on != std::this_thread::get_id());
+  CHECK_FALSE(pool.beside_done());
+  // Its only helper busy, the pool's phases run on this thread alone, every job once.
+  SlotJobs set(50);
+  for (std::size_t n : {50u, 1u, 7u, 50u})
+    pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), n));
+  for (std::size_t i = 0; i < set.jobs.size(); ++i)
+    CHECK(set.jobs[i].runs.load() == (i == 0 ? 4 : i < 7 ? 3 : 2));
+  CHECK_FALSE(pool.beside_done());
+  beside.release.store(true);
+  pool.wait_beside();
+  CHECK(pool.beside_done());
+  CHECK(beside.runs.load() == 1);
+}
+
+TEST_CASE("a job beside that no helper took runs in wait_beside; withdrawn, it never runs",
+          "[threads]") {
+  sim::JobPool alone(1);  // no helper: the job waits for wait_beside
+  BesideJob job;
+  alone.post_beside(job);
+  CHECK_FALSE(alone.beside_done());
+  CHECK(job.runs.load() == 0);
+  alone.wait_beside();
+  CHECK(alone.beside_done());
+  CHECK(job.runs.load() == 1);
+  CHECK(job.ran_on == std::this_thread::get_id());
+
+  BesideJob withdrawn;
+  alone.post_beside(withdrawn);
+  alone.withdraw_beside();
+  CHECK(alone.beside_done());
+  alone.wait_beside();  // nothing posted: returns at once
+  CHECK(withdrawn.runs.load() == 0);
+}
+
+TEST_CASE("jobs beside, posted between phases, each run exactly once", "[threads]") {
+  // Posting, phases and waiting interleaved as the recorder does (one job at a time);
+  // every third job is withdrawn instead: it ran once if a helper had taken it, else never.
+  for (int threads : {2, 3}) {
+    sim::JobPool pool(threads);
+    SlotJobs set(40);
+    std::vector<BesideJob> jobs(600);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      pool.post_beside(jobs[j]);
+      pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), 1 + j % 40));
+      if (j % 3 == 2)
+        pool.withdraw_beside();
+      else
+        pool.wait_beside();
+      REQUIRE(pool.beside_done());
+    }
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const int runs = jobs[j].runs.load();
+      if (j % 3 == 2 ? runs > 1 : runs != 1) ++wrong;
+    }
+    CHECK(wrong == 0);
+    std::size_t phase_runs = 0;
+    for (const SlotJob& job : set.jobs) phase_runs += std::size_t(job.runs.load());
+    CHECK(phase_runs == 600 / 40 * (40 * 41 / 2));
+  }
+}
+
+TEST_CASE("resolve_threads: 0 means every hardware thread", "[threads]") {
+  CHECK(sim::resolve_threads(3) == 3);
+  CHECK(sim::resolve_threads(0) >= 1);
+}
