@@ -3,11 +3,14 @@
 // gives the same loss and accuracy as data_loss()/accuracy(); the evaluator's chunked
 // train loss, test loss and test accuracy match the per-sample reference (plus the
 // regularizers, computed here by hand) and are bit-identical with no pool and with
-// pools of 1, 2 and 3 threads.
+// pools of 1, 2 and 3 threads, and when prepare()'s jobs run in any order, on any thread.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <optional>
+#include <span>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "models/objectives/least_squares.hpp"
@@ -21,6 +24,7 @@
 using namespace dlsim;
 using namespace dlsim::models;
 using namespace dlsim::test;
+using sim::ComputeJob;
 
 namespace {
 
@@ -167,5 +171,82 @@ TEST_CASE("evaluator: chunked metrics match the reference for every pool size") 
       CHECK(*e.test_loss == *inline_run.test_loss);
       CHECK(*e.test_accuracy == *inline_run.test_accuracy);
     }
+  }
+}
+
+namespace {
+
+// An objective without data_sums (as a CNN): the evaluator makes three whole passes. It
+// forwards everything else to `f`.
+class WholePasses final : public Objective {
+ public:
+  explicit WholePasses(const Objective& f) : f_(f) {}
+  Index dimension() const override { return f_.dimension(); }
+  double loss(const Vector& w, const Dataset& data) const override { return f_.loss(w, data); }
+  double data_loss(const Vector& w, const Dataset& data) const override {
+    return f_.data_loss(w, data);
+  }
+  void gradient(const Vector& w, const Dataset& data, std::span<const Index> rows,
+                Vector& grad) const override {
+    f_.gradient(w, data, rows, grad);
+  }
+  ComputeCost gradient_cost(Index batch) const override { return f_.gradient_cost(batch); }
+  void prox(Vector& w, double step) const override { f_.prox(w, step); }
+  std::optional<double> accuracy(const Vector& w, const Dataset& data) const override {
+    return f_.accuracy(w, data);
+  }
+  Vector initial_point(std::mt19937_64& rng) const override { return f_.initial_point(rng); }
+
+ private:
+  const Objective& f_;
+};
+
+void require_identical(const sim::Evaluation& a, const sim::Evaluation& b) {
+  REQUIRE(a.train_loss);
+  REQUIRE(a.test_loss);
+  REQUIRE(a.test_accuracy);
+  CHECK(a.train_loss == b.train_loss);  // bit-identical
+  CHECK(a.test_loss == b.test_loss);
+  CHECK(a.test_accuracy == b.test_accuracy);
+  CHECK(a.consensus_distance == b.consensus_distance);
+}
+
+}  // namespace
+
+TEST_CASE("evaluator: prepare()'s jobs, run in any order on any thread, give evaluate()'s") {
+  // What a metrics row evaluated beside the simulation does (sim/metrics/recorder.hpp):
+  // the jobs run in reverse order, split between two threads, or posted beside a pool's
+  // phases; the models may change once prepare() returns.
+  const int classes = 4;
+  const Dataset train = classification_data(3 * sim::kEvaluationChunkRows + 123, 8, classes, 41);
+  const Dataset test = classification_data(sim::kEvaluationChunkRows + 7, 8, classes, 42);
+  const Softmax softmax(8, classes, {.l2 = 0.2, .l1 = 0}, false, {});
+  const WholePasses whole(softmax);
+  const std::vector<Vector> models = {random_vector(softmax.dimension(), 43),
+                                      random_vector(softmax.dimension(), 44),
+                                      random_vector(softmax.dimension(), 45)};
+  for (const auto& [f, jobs] : {std::pair<const Objective*, std::size_t>{&softmax, 4 + 2},
+                                std::pair<const Objective*, std::size_t>{&whole, 3}}) {
+    INFO((f == &softmax ? "chunks" : "whole passes"));
+    sim::Evaluator evaluator(*f, &train, &test, true);
+    const sim::Evaluation inline_run = evaluator.evaluate(models);
+
+    std::vector<Vector> changing = models;
+    const auto passes = evaluator.prepare(changing);
+    for (Vector& x : changing) x.setZero();
+    REQUIRE(passes->jobs().size() == jobs);
+    const std::vector<ComputeJob*> reversed(passes->jobs().rbegin(), passes->jobs().rend());
+    std::thread other([&] {
+      for (std::size_t i = 1; i < reversed.size(); i += 2) reversed[i]->run();
+    });
+    for (std::size_t i = 0; i < reversed.size(); i += 2) reversed[i]->run();
+    other.join();
+    require_identical(passes->result(), inline_run);
+
+    sim::JobPool pool(2);
+    const auto beside = evaluator.prepare(models);
+    pool.post_beside(beside->jobs());
+    pool.wait_beside();
+    require_identical(beside->result(), inline_run);
   }
 }

@@ -1,7 +1,8 @@
 // sim::JobPool (sim/engine/job_pool.hpp), the pool behind `--threads N`: every job of every
 // phase runs exactly once, claims take one job when few are left and up to 64 when many
 // are, and a job posted beside the phases runs on a helper without holding up a phase (or,
-// untaken, in wait_beside; withdrawn, never).
+// untaken, in wait_beside; withdrawn, never); of a batch beside, the thread that waits runs
+// what no helper has taken.
 #include <atomic>
 #include <chrono>
 #include <span>
@@ -178,31 +179,97 @@ TEST_CASE("a job beside that no helper took runs in wait_beside; withdrawn, it n
   CHECK(withdrawn.runs.load() == 0);
 }
 
+TEST_CASE("a batch beside: the helpers take jobs one at a time, wait_beside runs the rest",
+          "[threads]") {
+  sim::JobPool pool(2);  // one helper
+  std::vector<BesideJob> batch(10);
+  batch[0].hold = true;  // the helper's first job: it takes no other until released
+  std::vector<ComputeJob*> pointers;
+  for (BesideJob& job : batch) pointers.push_back(&job);
+  pool.post_beside(pointers);
+  REQUIRE(eventually(batch[0].started));
+  CHECK(batch[0].ran_on != std::this_thread::get_id());
+  // Releases the helper's job once this thread has run the nine others (or after a minute,
+  // so that a wait_beside that only waits fails below instead of hanging).
+  std::atomic<bool> nine_ran{false};
+  std::jthread releaser([&] {
+    for (int i = 0; i < 60'000; ++i) {
+      bool all = true;
+      for (std::size_t j = 1; j < batch.size(); ++j) all = all && batch[j].runs.load() == 1;
+      if (all) {
+        nine_ran.store(true);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    batch[0].release.store(true);
+  });
+  pool.wait_beside();
+  CHECK(pool.beside_done());
+  CHECK(nine_ran.load());
+  for (std::size_t j = 0; j < batch.size(); ++j) {
+    INFO("job " << j);
+    CHECK(batch[j].runs.load() == 1);
+    if (j > 0) CHECK(batch[j].ran_on == std::this_thread::get_id());
+  }
+
+  // Without a helper nothing runs until wait_beside, which runs all; withdrawn, none runs.
+  sim::JobPool alone(1);
+  std::vector<BesideJob> waited(5), withdrawn(5);
+  std::vector<ComputeJob*> waited_at, withdrawn_at;
+  for (BesideJob& job : waited) waited_at.push_back(&job);
+  for (BesideJob& job : withdrawn) withdrawn_at.push_back(&job);
+  alone.post_beside(waited_at);
+  CHECK_FALSE(alone.beside_done());
+  alone.wait_beside();
+  alone.post_beside(withdrawn_at);
+  alone.withdraw_beside();
+  CHECK(alone.beside_done());
+  for (std::size_t j = 0; j < 5; ++j) {
+    CHECK(waited[j].runs.load() == 1);
+    CHECK(withdrawn[j].runs.load() == 0);
+  }
+}
+
 TEST_CASE("jobs beside, posted between phases, each run exactly once", "[threads]") {
-  // Posting, phases and waiting interleaved as the recorder does (one job at a time);
-  // every third job is withdrawn instead: it ran once if a helper had taken it, else never.
+  // Posting, phases and waiting interleaved as the recorder does (one batch at a time);
+  // batches of one to four jobs; every third batch is withdrawn instead: its jobs ran once
+  // if a helper had taken them, else never.
   for (int threads : {2, 3}) {
     sim::JobPool pool(threads);
     SlotJobs set(40);
-    std::vector<BesideJob> jobs(600);
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      pool.post_beside(jobs[j]);
-      pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), 1 + j % 40));
-      if (j % 3 == 2)
-        pool.withdraw_beside();
+    std::vector<BesideJob> jobs(1500);
+    std::vector<ComputeJob*> pointers;
+    for (BesideJob& job : jobs) pointers.push_back(&job);
+    std::vector<bool> withdrawn(jobs.size(), false);
+    std::size_t next = 0, phase_runs_expected = 0;
+    for (std::size_t round = 0; next + 4 <= jobs.size(); ++round) {
+      const std::size_t size = 1 + round % 4;
+      if (size == 1)
+        pool.post_beside(jobs[next]);
       else
+        pool.post_beside(std::span<ComputeJob* const>(&pointers[next], size));
+      const std::size_t phase = 1 + round % 40;
+      pool.run_all(std::span<ComputeJob* const>(set.pointers.data(), phase));
+      phase_runs_expected += phase;
+      if (round % 3 == 2) {
+        pool.withdraw_beside();
+        for (std::size_t j = next; j < next + size; ++j) withdrawn[j] = true;
+      } else {
         pool.wait_beside();
+      }
       REQUIRE(pool.beside_done());
+      next += size;
     }
     std::size_t wrong = 0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       const int runs = jobs[j].runs.load();
-      if (j % 3 == 2 ? runs > 1 : runs != 1) ++wrong;
+      if (j >= next ? runs != 0 : withdrawn[j] ? runs > 1 : runs != 1) ++wrong;
     }
     CHECK(wrong == 0);
     std::size_t phase_runs = 0;
     for (const SlotJob& job : set.jobs) phase_runs += std::size_t(job.runs.load());
-    CHECK(phase_runs == 600 / 40 * (40 * 41 / 2));
+    CHECK(phase_runs == phase_runs_expected);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "run_helpers.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/engine/job_pool.hpp"
+#include "sim/metrics/evaluation_jobs.hpp"
 #include "sim/runtime/node.hpp"
 
 using namespace dlsim;
@@ -441,23 +442,21 @@ struct RowThreads final : sim::MetricsObserver {
 
 }  // namespace
 
-TEST_CASE("metrics beside: one thread always, a pool when its phases are light", "[threads]") {
+TEST_CASE("metrics beside: in one process, without a target loss or --inline-metrics",
+          "[threads]") {
   const sim::Scenario s = sim::load_scenario(classification(8, {{"kind", "sgd"}}, 4));
-  CHECK(sim::metrics_in_background(s, 1, 1, false, 1e12));
-  CHECK(sim::metrics_in_background(s, 2, 1, false, 0.99e5));
-  CHECK_FALSE(sim::metrics_in_background(s, 2, 1, false, 1e5));
-  CHECK_FALSE(sim::metrics_in_background(s, 4, 1, false, 1e12));
-  CHECK_FALSE(sim::metrics_in_background(s, 1, 1, true, 0));   // --inline-metrics
-  CHECK_FALSE(sim::metrics_in_background(s, 1, 2, false, 0));  // across ranks
+  CHECK(sim::metrics_in_background(s, 1, false));
+  CHECK_FALSE(sim::metrics_in_background(s, 1, true));   // --inline-metrics
+  CHECK_FALSE(sim::metrics_in_background(s, 2, false));  // across ranks
   auto targeted = classification(8, {{"kind", "sgd"}}, 4);
   targeted["stop"]["target_loss"] = 0.1;
-  CHECK_FALSE(sim::metrics_in_background(sim::load_scenario(targeted), 1, 1, false, 0));
+  CHECK_FALSE(sim::metrics_in_background(sim::load_scenario(targeted), 1, false));
 }
 
 TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in order",
           "[threads]") {
   // The rows are evaluated while the simulation goes on (recorder.hpp): with one math
-  // thread on a thread of their own, with a pool beside its phases. metrics.csv,
+  // thread on a thread of their own, with a pool beside its phases, chunk by chunk. metrics.csv,
   // workers.csv and the summary's results are those of --inline-metrics, and the
   // observers hear of every row on the simulation's thread, in order. A target loss
   // keeps the evaluation inline (its stop needs each row's loss at once).
@@ -470,12 +469,12 @@ TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in
                             40);
   doc["metrics"]["every"] = {{"iterations", 2}};
   doc["metrics"]["per_worker"] = true;
+  // 9,000 training rows make three chunks (sim/metrics/evaluation_jobs.hpp): a row's
+  // jobs are shared among the helpers and the simulation's thread.
+  doc["data"]["samples"] = 12000;
+  REQUIRE(9000 > 2 * sim::kEvaluationChunkRows);
   const Result on_thread = run_with(doc, 1, 1, true);
   CHECK(on_thread.summary["totals"]["metrics_thread_s"].get<double>() == 0);
-  // Light phases (8 batch gradients of 16 x 20 x 4): beside the pool's phases too.
-  const auto prepared = sim::prepare(sim::load_scenario(doc));
-  const double flops = sim::phase_flops(prepared.scenario, *prepared.objective);
-  CHECK(flops < sim::kLightPhaseFlops);
   for (int threads : {1, 2, 3}) {
     INFO("threads " << threads);
     RowThreads told;
@@ -494,18 +493,16 @@ TEST_CASE("metrics evaluated beside the simulation: inline evaluation's rows, in
   }
 
   // Heavy phases (2,000 features: 8 x 16 x 2,000 x 4 multiply-adds and more) keep a pool's
-  // threads busy: with one, the rows are evaluated inline on the pool.
+  // threads busy; its helpers take the rows' chunks between phases all the same.
   auto heavy = doc;
   heavy["data"]["features"] = 2000;
   heavy["stop"]["iterations"] = 6;
-  const auto heavy_prepared = sim::prepare(sim::load_scenario(heavy));
-  CHECK(sim::phase_flops(heavy_prepared.scenario, *heavy_prepared.objective) >=
-        sim::kLightPhaseFlops);
+  const Result heavy_inline = run_with(heavy, 2, 1, true);
   const Result heavy_one = run_with(heavy, 1);
   const Result heavy_pool = run_with(heavy, 2);
-  require_same_results(heavy_one, heavy_pool);
+  require_same_results(heavy_one, heavy_inline);
+  require_same_results(heavy_pool, heavy_inline);
   CHECK(heavy_one.summary["totals"]["metrics_thread_s"].get<double>() > 0);
-  CHECK(heavy_pool.summary["totals"]["metrics_thread_s"].get<double>() == 0);
 
   const double start_loss = on_thread.summary["final"]["train_loss"].get<double>() + 0.3;
   doc["stop"]["target_loss"] = start_loss;  // reached early

@@ -8,10 +8,10 @@
 // jobs than the old phase had) would otherwise win its compare-and-swap on the old word
 // and run a job of the new phase that is not its to run (found by ThreadSanitizer,
 // `make tsan`: a read of jobs_ racing with its write).
-// A job beside is posted in `beside_` and bumps `generation_` too, which wakes a sleeping
-// helper; work() of a generation whose claim word was never opened returns at once. The
-// one who takes the job (exchange with null) runs it; its release of `beside_pending_`
-// publishes the job's results to whoever sees it at 0.
+// Jobs beside are claimed the same way, one at a time, from `beside_claim_`; a post bumps
+// `generation_` too, which wakes a sleeping helper (work() of a generation whose claim word
+// was never opened returns at once). Each finished job's release of `beside_pending_`
+// publishes its results to whoever sees the count at 0.
 #include "sim/engine/job_pool.hpp"
 
 #include <algorithm>
@@ -119,36 +119,59 @@ void JobPool::bump_generation(std::uint64_t generation) {
   generation_.notify_all();
 }
 
-void JobPool::post_beside(ComputeJob& job) {
-  beside_pending_.store(1, std::memory_order_relaxed);  // published by the release below
-  beside_.store(&job, std::memory_order_release);
+void JobPool::post_beside(std::span<ComputeJob* const> jobs) {
+  if (jobs.empty()) return;
+  // As run_all: close the claim word, publish the jobs, then open it, so a claimer still
+  // holding the previous batch's word cannot take an index of this one.
+  const std::uint64_t batch = ++beside_batch_ & 0xffffffffu;
+  beside_claim_.store((batch << 32) | kClosed, std::memory_order_relaxed);
+  beside_jobs_ = jobs.data();
+  beside_pending_.store(std::uint32_t(jobs.size()), std::memory_order_relaxed);
+  beside_count_.store(jobs.size(), std::memory_order_release);  // orders the closing before it
+  beside_claim_.store(batch << 32, std::memory_order_release);
   bump_generation(generation_.load(std::memory_order_relaxed) + 1);
 }
 
 bool JobPool::run_beside() {
-  if (beside_.load(std::memory_order_relaxed) == nullptr) return false;  // a cheap look first
-  ComputeJob* const job = beside_.exchange(nullptr, std::memory_order_acquire);
-  if (job == nullptr) return false;
-  job->run();
-  beside_pending_.store(0, std::memory_order_release);
-  beside_pending_.notify_one();
-  return true;
+  std::uint64_t claim = beside_claim_.load(std::memory_order_acquire);
+  while (true) {
+    const std::size_t i = std::size_t(claim & 0xffffffffu);
+    // If the compare-and-swap succeeds, n is this batch's count (as in work()).
+    const std::size_t n = beside_count_.load(std::memory_order_acquire);
+    if (i >= n) return false;  // none left, or closed
+    if (!beside_claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel,
+                                             std::memory_order_acquire))
+      continue;  // `claim` was reloaded
+    beside_jobs_[i]->run();
+    // The release publishes the job's results to whoever sees the count at 0.
+    if (beside_pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) beside_pending_.notify_one();
+    return true;
+  }
 }
 
 void JobPool::wait_beside() {
-  if (run_beside()) return;
+  while (run_beside()) {
+  }
   for (int spin = 0; spin < kSpinRounds; ++spin) {
     if (beside_done()) return;
     cpu_relax();
   }
-  while (beside_pending_.load(std::memory_order_acquire) != 0)
-    beside_pending_.wait(1, std::memory_order_acquire);
+  for (std::uint32_t p = beside_pending_.load(std::memory_order_acquire); p != 0;
+       p = beside_pending_.load(std::memory_order_acquire))
+    beside_pending_.wait(p, std::memory_order_acquire);
 }
 
 void JobPool::withdraw_beside() {
-  if (beside_.exchange(nullptr, std::memory_order_acquire) != nullptr)
-    beside_pending_.store(0, std::memory_order_relaxed);
-  wait_beside();  // a helper's, if one took it
+  // Closing the claim word takes every index not claimed yet: those jobs never run.
+  const std::uint64_t batch = beside_batch_ & 0xffffffffu;
+  const std::uint64_t claim =
+      beside_claim_.exchange((batch << 32) | kClosed, std::memory_order_acq_rel);
+  const std::size_t next = std::size_t(claim & 0xffffffffu);
+  const std::size_t n = beside_count_.load(std::memory_order_relaxed);
+  if (next < n &&
+      beside_pending_.fetch_sub(std::uint32_t(n - next), std::memory_order_acq_rel) == n - next)
+    beside_pending_.notify_one();
+  wait_beside();  // for the helpers' ones
 }
 
 void JobPool::helper_loop(std::stop_token stop) {

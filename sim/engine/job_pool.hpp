@@ -11,10 +11,11 @@
 // every job has run (a claim takes several jobs when many are left); helpers sleep on
 // std::atomic::wait between phases after a short spin. No allocation per phase or per job.
 //
-// Work beside the phases (post_beside): one job a helper runs when no phase has a job for
-// it, such as a metrics row evaluated while the simulation goes on (docs/design.md §5). It
-// needs no thread more than --threads: while a helper runs it, the phases' jobs go to the
-// other threads (claims are dynamic, so no phase waits for that helper).
+// Work beside the phases (post_beside): jobs a helper runs when no phase has a job for it,
+// such as the chunks of a metrics row evaluated while the simulation goes on
+// (docs/design.md §5). It needs no thread more than --threads: while a helper runs one, the
+// phases' jobs go to the other threads (claims are dynamic, so no phase waits for that
+// helper), and the thread that waits for the batch runs what is left of it.
 #pragma once
 
 #include <atomic>
@@ -82,24 +83,30 @@ class JobPool {
   /// How many consecutive jobs one claim takes when `left` are left (job_pool.cpp).
   static std::size_t claim_size(std::size_t left, int threads);
 
-  /// Hands `job` to the helpers: the first one without a phase's job to run runs it (its
-  /// run() only; finish() is the caller's). One job at a time: the previous one must have
-  /// been waited for (wait_beside, or beside_done() true). Called on the thread that calls
-  /// run_all. With one thread (no helper) the job waits for wait_beside.
-  void post_beside(ComputeJob& job);
-  /// Whether the job posted last has run (true when none was posted).
+  /// Hands `jobs` to the helpers: each one without a phase's job to run takes the next of
+  /// them, one at a time (their run() only; finish() is the caller's), and looks for a
+  /// phase again in between. One batch at a time: the previous one must have been waited
+  /// for (wait_beside, or beside_done() true); `jobs` must outlive it. Called on the thread
+  /// that calls run_all. With one thread (no helper) the jobs wait for wait_beside.
+  void post_beside(std::span<ComputeJob* const> jobs);
+  /// post_beside() of one job.
+  void post_beside(ComputeJob& job) {
+    one_beside_ = &job;
+    post_beside(std::span<ComputeJob* const>(&one_beside_, 1));
+  }
+  /// Whether every job of the batch posted last has run (true when none was posted).
   bool beside_done() const { return beside_pending_.load(std::memory_order_acquire) == 0; }
-  /// Returns once the posted job has run: runs it on the calling thread if no helper has
-  /// taken it yet, else waits for that helper.
+  /// Returns once the posted jobs have run: the calling thread runs those no helper has
+  /// taken yet, then waits for the helpers' ones.
   void wait_beside();
-  /// Takes the posted job back if no helper has taken it (it then never runs), else waits
-  /// for it: for an owner that unwinds with a job still posted.
+  /// Takes back the posted jobs no helper has taken (they then never run) and waits for
+  /// the others: for an owner that unwinds with a batch still posted.
   void withdraw_beside();
 
  private:
   void helper_loop(std::stop_token stop);
   void work(std::uint64_t generation);
-  // Runs the job posted beside if it is still there; false if there was none to take.
+  // Runs the next job posted beside if one is left; false if there was none to take.
   bool run_beside();
   // Wakes the helpers for a new phase or a job beside (only the run_all thread calls it).
   void bump_generation(std::uint64_t generation);
@@ -110,8 +117,14 @@ class JobPool {
   std::atomic<std::uint64_t> claim_{0};
   std::atomic<std::size_t> done_{0};
   std::atomic<std::uint64_t> generation_{0};
-  std::atomic<ComputeJob*> beside_{nullptr};      // posted and not taken yet
-  std::atomic<std::uint32_t> beside_pending_{0};  // 1 from post_beside until it has run
+  // The batch beside: claimed one index at a time through `beside_claim_`, (batch << 32)
+  // | next index, like `claim_`; `beside_pending_` counts its jobs not finished yet.
+  ComputeJob* const* beside_jobs_ = nullptr;
+  std::atomic<std::size_t> beside_count_{0};
+  std::atomic<std::uint64_t> beside_claim_{0xffffffffu};  // batch 0, closed
+  std::atomic<std::uint32_t> beside_pending_{0};
+  std::uint64_t beside_batch_ = 0;    // the last batch posted (the run_all thread's)
+  ComputeJob* one_beside_ = nullptr;  // post_beside(ComputeJob&)'s batch
 };
 
 /// `--threads` as given: 0 means every hardware thread.

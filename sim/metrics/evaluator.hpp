@@ -6,6 +6,7 @@
 // Objective::loss_of_models, which then is train_loss.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "models/objectives/objective.hpp"
 #include "sim/engine/job_pool.hpp"
 #include "sim/engine/rank_group.hpp"
+#include "sim/metrics/evaluation_jobs.hpp"
 #include "sim/metrics/observer.hpp"
 
 namespace dlsim::sim {
@@ -20,17 +22,6 @@ namespace dlsim::sim {
 /// x̄ = (1/n) Σ_i x_i, summed in holder order: the model a metrics row evaluates (and
 /// output.save_model writes). `models` must not be empty.
 models::Vector average_model(std::span<const models::Vector> models);
-
-struct Evaluation {
-  std::optional<double> train_loss;
-  std::optional<double> test_loss;
-  std::optional<double> test_accuracy;
-  std::optional<double> consensus_distance;
-};
-
-/// Rows per evaluation chunk: 60,000 training rows make 15 chunks, enough for any
-/// small pool to balance, while each chunk still amortizes its blocked GEMMs.
-inline constexpr models::Index kEvaluationChunkRows = 4096;
 
 class Evaluator {
  public:
@@ -41,20 +32,20 @@ class Evaluator {
             const models::Dataset* test, bool decentralized)
       : objective_(objective), train_(train), test_(test), decentralized_(decentralized) {}
 
-  /// Objectives with Objective::data_sums: the training and test sets are cut into
-  /// chunks of kEvaluationChunkRows rows (a fixed split, whatever the pool), the chunks
-  /// run as pool jobs, and their sums are added in chunk order on the calling thread;
-  /// one pass over the test set gives both its loss and its accuracy. Others: the train
-  /// loss, test loss and test accuracy are three whole passes run at once. Either way
-  /// the results do not depend on the pool's thread count.
+  /// The passes run as jobs on `pool` (EvaluationJobs: chunks for objectives with
+  /// Objective::data_sums, three whole passes for others); the results do not depend on
+  /// the pool's thread count.
   void set_pool(JobPool* pool) { pool_ = pool; }
 
   Evaluation evaluate(const std::vector<models::Vector>& models) const {
     return evaluate(models, pool_);
   }
-  /// evaluate() on `pool` instead (null: on the calling thread alone), for an evaluation
-  /// that runs beside the pool's phases (sim/metrics/recorder.hpp).
+  /// evaluate() on `pool` instead (null: on the calling thread alone).
   Evaluation evaluate(const std::vector<models::Vector>& models, JobPool* pool) const;
+  /// evaluate() as jobs for the caller to run (beside the simulation, sim/metrics/
+  /// recorder.hpp): x̄ and what needs no data pass are computed here, the passes are left
+  /// to the jobs. The models may change once this returns; the Evaluator must outlive it.
+  std::unique_ptr<EvaluationJobs> prepare(const std::vector<models::Vector>& models) const;
   /// evaluate() across ranks (sim/engine/rank_group.hpp), called by every rank; only
   /// rank 0's `models` are read (every holder's) and only its result is meaningful.
   /// The chunks of the passes are split among the ranks (chunk c on rank c mod K) and
@@ -73,10 +64,10 @@ class Evaluator {
   // `train_pass` tells whether train_loss still needs one.
   Evaluation measures_of_models(const std::vector<models::Vector>& models,
                                 const models::Vector& mean, bool& train_pass) const;
-  // The chunked passes over the mean; across ranks this rank runs only its chunks and
-  // rank 0 adds everyone's sums (the others' `e` stays as it was).
-  void evaluate_chunked(const models::Vector& mean, bool train_pass, Evaluation& e, JobPool* pool,
-                        RankGroup* ranks = nullptr) const;
+  // The chunked passes over the mean, split among the ranks: this rank runs only its
+  // chunks and rank 0 adds everyone's sums (the others' `e` stays as it was).
+  void evaluate_chunked_across(const models::Vector& mean, bool train_pass, Evaluation& e,
+                               RankGroup& ranks) const;
 
   const models::Objective& objective_;
   const models::Dataset* train_;

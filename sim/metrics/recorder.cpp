@@ -169,13 +169,17 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   // The run's last row has nothing left to overlap with: inline, on the whole pool.
   const bool last = finishing_ || (plan_.max_iterations && k >= *plan_.max_iterations);
   if (plan_.background && !ranks_ && values && !last) {
+    const auto t0 = Clock::now();
     InFlight row{std::make_unique<RowEvaluation>(*this, at, std::move(models), std::move(holders)),
                  {}};
     if (JobPool* const pool = engine_.pool())
-      pool->post_beside(*row.row);
+      pool->post_beside(row.row->jobs());
     else
-      row.thread = std::async(std::launch::async, [job = row.row.get()] { job->run(); });
+      row.thread = std::async(std::launch::async, [jobs = row.row->jobs()] {
+        for (ComputeJob* job : jobs) job->run();
+      });
     in_flight_.emplace(std::move(row));
+    wall_metrics_s_ += seconds_since(t0);  // x̄ and the consensus distance, here
     return;
   }
   Evaluated r;
@@ -184,34 +188,68 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
     evaluate_across_ranks(models, holders, r.e, r.each);
     r.seconds = seconds_since(t0);
   } else {
-    r = evaluate_here(models, holders, false);
+    r = evaluate_here(models, holders);
   }
   wall_metrics_s_ += r.seconds;
   tell(at, r.e, r.each, models, holders);
 }
 
 Recorder::Evaluated Recorder::evaluate_here(const std::vector<models::Vector>& models,
-                                            std::span<const int> holders, bool beside) const {
+                                            std::span<const int> holders) const {
   const auto t0 = Clock::now();
   Evaluated r;
-  // Beside the phases the pool is the simulation's: this thread alone evaluates.
-  r.e = beside ? evaluator_.evaluate(models, nullptr) : evaluator_.evaluate(models);
+  r.e = evaluator_.evaluate(models);
   if (plan_.metrics.per_worker) r.each = evaluator_.evaluate_each(models, holders);
   r.seconds = seconds_since(t0);
   return r;
 }
 
-void Recorder::RowEvaluation::run() noexcept {
-  ran_beside = std::this_thread::get_id() != poster_;
+Recorder::RowEvaluation::RowEvaluation(const Recorder& recorder, const Stamp& at,
+                                       std::vector<models::Vector>&& models,
+                                       std::vector<int>&& holders)
+    : at(at),
+      models(std::move(models)),
+      holders(std::move(holders)),
+      recorder_(recorder),
+      passes_(recorder.evaluator_.prepare(this->models)) {
+  if (recorder_.plan_.metrics.per_worker) each_.emplace(*this);
+  const std::span<ComputeJob* const> passes = passes_->jobs();
+  timed_.reserve(passes.size() + 1);  // the jobs point at them
+  const std::thread::id here = std::this_thread::get_id();
+  if (each_) timed_.emplace_back(*each_, here);  // the largest first
+  for (ComputeJob* job : passes) timed_.emplace_back(*job, here);
+  for (Timed& t : timed_) jobs_.push_back(&t);
+}
+
+void Recorder::RowEvaluation::Timed::run() noexcept {
+  const auto t0 = Clock::now();
+  job_->run();
+  seconds = seconds_since(t0);
+  beside = std::this_thread::get_id() != poster_;
+}
+
+void Recorder::RowEvaluation::EachJob::run() noexcept {
   try {
-    result = recorder_.evaluate_here(models, holders, true);
+    each = row_.recorder_.evaluator_.evaluate_each(row_.models, row_.holders);
   } catch (...) {
     error_ = std::current_exception();
   }
 }
 
-void Recorder::RowEvaluation::finish() {
+void Recorder::RowEvaluation::EachJob::finish() {
   if (error_) std::rethrow_exception(error_);
+}
+
+Recorder::Evaluated Recorder::RowEvaluation::result() {
+  Evaluated r;
+  if (each_) {
+    each_->finish();  // rethrows
+    r.each = std::move(each_->each);
+  }
+  r.e = passes_->result();  // rethrows
+  for (const Timed& t : timed_)
+    if (t.beside) r.seconds += t.seconds;
+  return r;
 }
 
 Recorder::~Recorder() {
@@ -227,15 +265,15 @@ void Recorder::land(bool wait) {
   if (!wait && !done) return;
   const auto t0 = Clock::now();
   if (pool)
-    pool->wait_beside();  // evaluates it here if no helper has taken it
+    pool->wait_beside();  // evaluates here the chunks no helper has taken
   else
     thread.get();
   wall_metrics_s_ += seconds_since(t0);
   const std::unique_ptr<RowEvaluation> row = std::move(in_flight_->row);
   in_flight_.reset();
-  row->finish();
-  if (row->ran_beside) background_metrics_s_ += row->result.seconds;
-  tell(row->at, row->result.e, row->result.each, row->models, row->holders);
+  const Evaluated r = row->result();  // rethrows what the evaluation threw
+  background_metrics_s_ += r.seconds;
+  tell(row->at, r.e, r.each, row->models, row->holders);
 }
 
 void Recorder::tell(const Stamp& at, const Evaluation& e, const std::vector<WorkerMetrics>& each,

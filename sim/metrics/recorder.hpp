@@ -11,15 +11,16 @@
 // (Evaluator::evaluate_each, timed with the rest) for the observers' on_workers().
 //
 // In the background (RecorderPlan::background, metrics_in_background() in
-// sim/run/runner.hpp) a row's models are evaluated while the simulation goes on: beside
-// the phases on the engine's job pool (JobPool::post_beside: a helper without a phase's
-// job runs it) when there is one, else on a thread of its own. The same Evaluator calls
-// on the same models, so the same values. One row is evaluated at a time; it reaches the
-// observers, on the simulation's thread and in order, once its evaluation is done: when a
-// later iteration completes, at the next row (which waits for it, and evaluates it itself
-// if no helper has taken it), or at finish(). The run's last row (its last iteration, or
-// the one finish() writes) has nothing left to overlap with and is evaluated inline, on
-// the evaluator's pool.
+// sim/run/runner.hpp) a row's models are evaluated while the simulation goes on. Its
+// passes are jobs (Evaluator::prepare: chunks of rows, summed in chunk order): beside the
+// phases on the engine's job pool (JobPool::post_beside: a helper without a phase's job
+// takes the next chunk) when there is one, else one after another on a thread of their
+// own. The same chunks, the same sums: the same values. One row is evaluated at a time; it
+// reaches the observers, on the simulation's thread and in order, once its evaluation is
+// done: when a later iteration completes, at the next row (which waits for it, and
+// evaluates the chunks no helper has taken yet itself), or at finish(). The run's last row
+// (its last iteration, or the one finish() writes) has nothing left to overlap with and is
+// evaluated inline, on the evaluator's pool.
 #pragma once
 
 #include <chrono>
@@ -92,9 +93,9 @@ class Recorder {
   /// Seconds of the simulation's wall time spent on metrics: evaluating them, or in the
   /// background waiting for an evaluation.
   double wall_metrics_s() const { return wall_metrics_s_; }
-  /// In the background: seconds spent evaluating beside the simulation, on a pool helper
-  /// or the metrics thread (else 0; a row the simulation's thread evaluated itself while
-  /// waiting for it counts in wall_metrics_s() only).
+  /// In the background: seconds spent evaluating beside the simulation, on pool helpers or
+  /// the metrics thread (else 0; the parts of a row the simulation's thread evaluated
+  /// itself while waiting for it count in wall_metrics_s() only).
   double background_metrics_s() const { return background_metrics_s_; }
 
  private:
@@ -125,41 +126,73 @@ class Recorder {
   // The row of `at` with its values, to the observers.
   void tell(const Stamp& at, const Evaluation& e, const std::vector<WorkerMetrics>& each,
             const std::vector<models::Vector>& models, std::span<const int> holders);
-  // A row evaluated in the background: its models, and its values once computed.
+  // A row's values, and how long they took (in the background: on other threads than the
+  // simulation's).
   struct Evaluated {
     Evaluation e;
     std::vector<WorkerMetrics> each;
     double seconds = 0;
   };
-  // A row's evaluation as a job: beside the phases on the pool, or on a thread of its own.
-  class RowEvaluation final : public ComputeJob {
+  // A row evaluated in the background: its passes as jobs (Evaluator::prepare, and the
+  // per-worker metrics as one more, first), each timed; beside the phases on the pool, or
+  // one after another on a thread of its own.
+  class RowEvaluation {
    public:
     RowEvaluation(const Recorder& recorder, const Stamp& at, std::vector<models::Vector>&& models,
-                  std::vector<int>&& holders)
-        : at(at), models(std::move(models)), holders(std::move(holders)), recorder_(recorder) {}
-    void run() noexcept override;
-    void finish() override;  // rethrows what the evaluation threw
-    int order() const override { return 0; }
+                  std::vector<int>&& holders);
+    RowEvaluation(const RowEvaluation&) = delete;
+    RowEvaluation& operator=(const RowEvaluation&) = delete;
+    std::span<ComputeJob* const> jobs() const { return jobs_; }
+    // Once every job has run: the values, and the seconds spent on other threads than the
+    // one that built this row. Rethrows what a job threw.
+    Evaluated result();
 
     const Stamp at;
-    const std::vector<models::Vector> models;  // read by the evaluation
+    const std::vector<models::Vector> models;  // read by the jobs
     const std::vector<int> holders;
-    Evaluated result;
-    bool ran_beside = false;  // on another thread than the simulation's
 
    private:
+    // A job, timed, and whether it ran on another thread than `poster`.
+    class Timed final : public ComputeJob {
+     public:
+      Timed(ComputeJob& job, std::thread::id poster) : job_(&job), poster_(poster) {}
+      void run() noexcept override;
+      void finish() override { job_->finish(); }
+      int order() const override { return 0; }
+      double seconds = 0;
+      bool beside = false;
+
+     private:
+      ComputeJob* job_;
+      std::thread::id poster_;
+    };
+    // Evaluator::evaluate_each as a job.
+    class EachJob final : public ComputeJob {
+     public:
+      explicit EachJob(const RowEvaluation& row) : row_(row) {}
+      void run() noexcept override;
+      void finish() override;  // rethrows
+      int order() const override { return 0; }
+      std::vector<WorkerMetrics> each;
+
+     private:
+      const RowEvaluation& row_;
+      std::exception_ptr error_;
+    };
+
     const Recorder& recorder_;
-    const std::thread::id poster_ = std::this_thread::get_id();  // the simulation's thread
-    std::exception_ptr error_;
+    std::unique_ptr<EvaluationJobs> passes_;
+    std::optional<EachJob> each_;
+    std::vector<Timed> timed_;
+    std::vector<ComputeJob*> jobs_;
   };
   struct InFlight {
     std::unique_ptr<RowEvaluation> row;
     std::future<void> thread;  // without a pool; invalid when the row is on the pool
   };
-  // The row's values (without ranks), and how long it took: on the evaluator's pool, or
-  // `beside` the simulation on the calling thread alone.
-  Evaluated evaluate_here(const std::vector<models::Vector>& models, std::span<const int> holders,
-                          bool beside) const;
+  // The row's values (without ranks), and how long they took, on the evaluator's pool.
+  Evaluated evaluate_here(const std::vector<models::Vector>& models,
+                          std::span<const int> holders) const;
   // Tells the row in flight, waiting for its evaluation if `wait`; else only when done.
   void land(bool wait);
   // emit()'s evaluation across ranks: the models gathered into `models` on rank 0, the

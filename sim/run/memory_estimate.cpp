@@ -189,8 +189,8 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // rows of a convolutional network's evaluation block (dense classifiers convert 64);
   // byte codes the block widened whole: at most a dense classifier's 1,024 rows.
   // With metrics in the background and one thread the evaluation's scratch moves to the
-  // metrics thread and the simulation's thread keeps only its gradients'; with a pool a row
-  // is evaluated by one of its threads: as many threads' worth as inline either way.
+  // metrics thread and the simulation's thread keeps only its gradients'; with a pool a row's
+  // chunks are evaluated by its threads: as many threads' worth as inline either way.
   const double threads = double(std::max(z.threads, 1));
   const double per_thread = z.model.thread_bytes +
                             (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0) +

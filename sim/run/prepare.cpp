@@ -201,9 +201,7 @@ RunSizes sizes_from_shape(const Scenario& s, const models::DataShape& shape,
                           const PrepareOptions& options) {
   RunSizes z;
   z.threads = options.threads;
-  // Without the objective the phases' weight is unknown: heavy, for a lower bound.
-  z.metrics_thread = metrics_in_background(s, options.threads, options.ranks,
-                                           options.inline_metrics, kLightPhaseFlops);
+  z.metrics_thread = metrics_in_background(s, options.ranks, options.inline_metrics);
   z.ranks = options.ranks;
   // A kind that may simulate fewer workers than it has is only known to run one.
   z.simulated_workers = algorithm_info(s.algorithm.kind).simulated_workers ? 1 : s.workers;
@@ -268,8 +266,7 @@ RunSizes final_sizes(const PreparedRun& p, const PrepareOptions& options,
   const auto& simulated = algorithm_info(s.algorithm.kind).simulated_workers;
   z.simulated_workers = simulated ? simulated(s, objective) : s.workers;
   z.threads = options.threads;
-  z.metrics_thread = metrics_in_background(s, options.threads, options.ranks,
-                                           options.inline_metrics, phase_flops(s, objective));
+  z.metrics_thread = metrics_in_background(s, options.ranks, options.inline_metrics);
   z.ranks = options.ranks;
   z.rounds = p.max_iterations.value_or(0);
   return z;

@@ -174,14 +174,8 @@ std::size_t prefault_pad(const MemoryEstimate& m) {
 
 }  // namespace
 
-double phase_flops(const Scenario& s, const models::Objective& objective) {
-  return double(s.workers) * objective.gradient_cost(s.algorithm.batch_size).flops;
-}
-
-bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics,
-                           double phase_flops) {
-  return ranks <= 1 && !inline_metrics && !s.stop.target_loss &&
-         (threads == 1 || phase_flops < kLightPhaseFlops);
+bool metrics_in_background(const Scenario& s, int ranks, bool inline_metrics) {
+  return ranks <= 1 && !inline_metrics && !s.stop.target_loss;
 }
 
 nlohmann::json run(PreparedRun& p, const RunOptions& options) {
@@ -262,8 +256,7 @@ nlohmann::json run(PreparedRun& p, const RunOptions& options) {
 
   RecorderPlan plan{model_holders(s), p.max_iterations, p.samples_per_iteration,
                     p.train_samples,  s.metrics,        s.stop};
-  plan.background = metrics_in_background(s, engine.threads(), ranks ? ranks->size() : 1,
-                                          options.inline_metrics, phase_flops(s, *p.objective));
+  plan.background = metrics_in_background(s, ranks ? ranks->size() : 1, options.inline_metrics);
   observers.insert(observers.end(), options.observers.begin(), options.observers.end());
   Recorder recorder(engine, network, evaluator, plan, observers, wall_start);
   std::unique_ptr<RankJobs> rank_jobs;  // across ranks: whose math runs here

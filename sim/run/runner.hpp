@@ -75,25 +75,14 @@ struct RunOptions {
   RankGroup* ranks = nullptr;
 };
 
-/// An instant's math below this many FLOPs (every worker's batch gradient: phase_flops)
-/// leaves a pool's threads mostly waiting between phases, time a metrics row can use
-/// (measured on case (f) of the README with batches 1 to 512: beside the phases wins up to
-/// about 1.3e5, inline on the pool above).
-inline constexpr double kLightPhaseFlops = 1e5;
-
-/// The FLOPs of one instant when every worker takes a batch gradient at once.
-double phase_flops(const Scenario& s, const models::Objective& objective);
-
 /// Whether the metrics rows are evaluated while the simulation goes on
-/// (sim/metrics/recorder.hpp; the same values): with one thread on a thread of their own;
-/// with a pool (`threads` > 1) beside its phases on a helper, when the phases are light
-/// (`phase_flops` below kLightPhaseFlops; heavier phases keep every thread busy, and the
-/// rows are evaluated inline on the whole pool). In one process (across ranks the
-/// evaluation is shared among them), unless the scenario stops at a target loss (each
-/// row's loss decides at once) or `inline_metrics`. It does not depend on the machine, so
-/// neither does the memory estimate.
-bool metrics_in_background(const Scenario& s, int threads, int ranks, bool inline_metrics,
-                           double phase_flops);
+/// (sim/metrics/recorder.hpp; the same values): with one thread on a thread of their own,
+/// with a pool (`threads` > 1) beside its phases, chunk by chunk, on the helpers that have
+/// no phase's job to run. In one process (across ranks the evaluation is shared among
+/// them), unless the scenario stops at a target loss (each row's loss decides at once) or
+/// `inline_metrics`. It does not depend on the machine, so neither does the memory
+/// estimate.
+bool metrics_in_background(const Scenario& s, int ranks, bool inline_metrics);
 
 /// Simulates and writes the results; returns the content of summary.json.
 nlohmann::json run(PreparedRun& prepared, const RunOptions& options);
