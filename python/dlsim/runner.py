@@ -81,8 +81,8 @@ def run(scenario, set=None, out=None, threads=1, inline_metrics=False):  # noqa:
     out: the run folder; default a new temporary folder (kept, unless the run fails).
     threads: ``--threads`` (0 = all cores; results are identical for every value).
     inline_metrics: ``--inline-metrics``: evaluate the metrics on the simulation's thread
-        (by default beside it: with one thread on a second thread, with more on a pool
-        thread between light phases; the same values).
+        (by default beside it: with one thread on a second thread, with more chunk by
+        chunk on the pool's threads between phases; the same values).
 
     Raises DlsimError (returncode 2 on bad input) when dlsim fails.
     """

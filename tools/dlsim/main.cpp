@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
   run->add_flag("--inline-metrics", inline_metrics,
                 "Evaluate the metrics rows on the simulation's own thread. By default they "
                 "are evaluated while the simulation goes on, on a second thread with "
-                "--threads 1, else on a pool thread between phases when they are light (the "
+                "--threads 1, else chunk by chunk on the pool's threads between phases (the "
                 "same values; not across MPI ranks, nor with stop.target_loss)");
   run->add_flag("--profile", profile,
                 "Print the wall-time split (math, compression, metrics, engine), events/s and "

@@ -34,7 +34,7 @@ void print_profile(std::FILE* out, const nlohmann::json& summary) {
   }
   text += fmt::format("{:<26}{:>12.3f}{:>8.1f}%\n", "total", wall, 100.0);
   if (const double beside = t.value("metrics_thread_s", 0.0); beside > 0)
-    text += fmt::format("{:<26}{:>12.3f}  (evaluating beside the above: metrics or pool thread)\n",
+    text += fmt::format("{:<26}{:>12.3f}  (evaluating beside the above: metrics or pool threads)\n",
                         "metrics beside", beside);
   text += fmt::format("{:<26}{:>12}\n", "events", t["events"].get<std::uint64_t>());
   text += fmt::format("{:<26}{:>12.0f}\n", "events/s", t["events_per_second"].get<double>());
