@@ -25,10 +25,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <future>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
