@@ -5,6 +5,7 @@ events per second, peak RSS, simulated time, target).
 
     /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
     /usr/bin/python3 bench/e2e.py --cases e1,e2,f,f32,fi,f2 # issue 18: 1M and 2M workers, small model
+    /usr/bin/python3 bench/e2e.py --cases fr,fri,fr2        # dense metrics rows
     /usr/bin/python3 bench/e2e.py --cases e1,e1h --runs 3 # 1M workers, without and with huge pages
     make bench-e2e
 
@@ -76,9 +77,22 @@ CASES = {
     # evaluated on a second thread beside it: docs/design.md §5).
     "fi": ("(fi) the same as (f), --inline-metrics",
            "choco-ring9-fmnist-logistic-batch1.json", ["--inline-metrics"], 0.7, None),
-    # (f) on a pool of two: the rows are evaluated by a pool thread between phases.
+    # (f) on a pool of two: the rows are evaluated by the pool's threads between phases.
     "f2": ("(f2) the same as (f), --threads 2",
            "choco-ring9-fmnist-logistic-batch1.json", ["--threads", "2"], 0.7, None),
+    # Rows faster than one thread evaluates them: 1 epoch, a row every 0.01 epoch (101 rows).
+    # The simulation's thread joins a row it must wait for (docs/design.md §5); fr2 on a pool.
+    "fr": ("(fr) (f) for 1 epoch, a row every 0.01 epoch",
+           "choco-ring9-fmnist-logistic-batch1.json",
+           ["--set", 'stop={"epochs":1}', "--set", 'metrics.every={"epochs":0.01}'], None, None),
+    "fri": ("(fri) the same as (fr), --inline-metrics",
+            "choco-ring9-fmnist-logistic-batch1.json",
+            ["--set", 'stop={"epochs":1}', "--set", 'metrics.every={"epochs":0.01}',
+             "--inline-metrics"], None, None),
+    "fr2": ("(fr2) the same as (fr), --threads 2",
+            "choco-ring9-fmnist-logistic-batch1.json",
+            ["--set", 'stop={"epochs":1}', "--set", 'metrics.every={"epochs":0.01}',
+             "--threads", "2"], None, None),
 }
 
 # Environment added to a case's runs.
@@ -179,7 +193,7 @@ def main():
                 verdict.append(f"RSS<{target_rss / 1e9:g}GB " + ("ok" if rss < target_rss else "MISS"))
             if cid in ("b", "b1", "b2", "b1i") and t.get("wall_engine_s") is not None and t.get("wall_s"):
                 verdict.append(f"engine {100 * t['wall_engine_s'] / t['wall_s']:.1f}% of wall")
-            if cid in ("f", "f32", "fi", "f2") and t.get("wall_metrics_s") is not None:
+            if cid in ("f", "f32", "fi", "f2", "fr", "fri", "fr2") and t.get("wall_metrics_s") is not None:
                 beside = statistics.median(r["totals"].get("metrics_thread_s", 0) for r in runs)
                 verdict.append(f"metrics {100 * t['wall_metrics_s'] / wall:.0f}% of process wall"
                                + (f" (+ {beside:.2f} s beside it)" if beside else ""))
