@@ -87,10 +87,10 @@ std::unique_ptr<EvaluationJobs> Evaluator::prepare(
                                           train_pass ? train_ : nullptr, test_, in_chunks);
 }
 
-Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models, JobPool* pool) const {
+Evaluation Evaluator::evaluate(const std::vector<models::Vector>& models) const {
   const std::unique_ptr<EvaluationJobs> passes = prepare(models);
-  if (pool)
-    pool->run_all(passes->jobs());
+  if (pool_)
+    pool_->run_all(passes->jobs());
   else
     for (ComputeJob* job : passes->jobs()) job->run();
   return passes->result();

@@ -37,11 +37,8 @@ class Evaluator {
   /// the pool's thread count.
   void set_pool(JobPool* pool) { pool_ = pool; }
 
-  Evaluation evaluate(const std::vector<models::Vector>& models) const {
-    return evaluate(models, pool_);
-  }
-  /// evaluate() on `pool` instead (null: on the calling thread alone).
-  Evaluation evaluate(const std::vector<models::Vector>& models, JobPool* pool) const;
+  /// The row's values; its jobs on the pool (without one: on the calling thread).
+  Evaluation evaluate(const std::vector<models::Vector>& models) const;
   /// evaluate() as jobs for the caller to run (beside the simulation, sim/metrics/
   /// recorder.hpp): x̄ and what needs no data pass are computed here, the passes are left
   /// to the jobs. The models may change once this returns; the Evaluator must outlive it.
