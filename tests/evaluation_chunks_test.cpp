@@ -3,7 +3,8 @@
 // gives the same loss and accuracy as data_loss()/accuracy(); the evaluator's chunked
 // train loss, test loss and test accuracy match the per-sample reference (plus the
 // regularizers, computed here by hand) and are bit-identical with no pool and with
-// pools of 1, 2 and 3 threads, and when prepare()'s jobs run in any order, on any thread.
+// pools of 1, 2 and 3 threads, and when prepare()'s jobs run in any order, on any thread
+// (their sums still added in chunk order).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -249,4 +250,38 @@ TEST_CASE("evaluator: prepare()'s jobs, run in any order on any thread, give eva
     pool.wait_beside();
     require_identical(beside->result(), inline_run);
   }
+}
+
+TEST_CASE("evaluator: the chunks' sums add up in chunk order, whatever order the jobs ran in") {
+  // result() must add the chunks' sums in chunk order, not in the order the jobs finished
+  // (which depends on the threads): the jobs run here in reverse order on one thread, on
+  // data whose four training chunks give a different sum added in reverse.
+  const int classes = 4;
+  const Dataset train = classification_data(3 * sim::kEvaluationChunkRows + 123, 8, classes, 41);
+  const Softmax softmax(8, classes, {.l2 = 0.2, .l1 = 0}, false, {});
+  const double n = double(train.size());
+  Vector x;
+  double forward = 0, reverse = 0;  // the train losses from the two orders
+  for (std::uint64_t seed = 50; seed < 150 && forward == reverse; ++seed) {
+    x = random_vector(softmax.dimension(), seed);
+    std::vector<double> chunk;
+    for (Index r0 = 0; r0 < train.size(); r0 += sim::kEvaluationChunkRows)
+      chunk.push_back(
+          softmax.data_sums(x, train, r0, std::min(r0 + sim::kEvaluationChunkRows, train.size()))
+              ->loss);
+    REQUIRE(chunk.size() == 4);
+    forward = (((chunk[0] + chunk[1]) + chunk[2]) + chunk[3]) / n + softmax.regularizer(x);
+    reverse = (((chunk[3] + chunk[2]) + chunk[1]) + chunk[0]) / n + softmax.regularizer(x);
+  }
+  REQUIRE(forward != reverse);  // the order shows in the last bit for this model
+
+  sim::Evaluator evaluator(softmax, &train, nullptr, true);
+  const std::vector<Vector> one = {x};  // the mean of one model is that model, bit for bit
+  const auto passes = evaluator.prepare(one);
+  REQUIRE(passes->jobs().size() == 4);
+  for (auto job = passes->jobs().rbegin(); job != passes->jobs().rend(); ++job) (*job)->run();
+  const sim::Evaluation e = passes->result();
+  REQUIRE(e.train_loss);
+  CHECK(*e.train_loss == forward);
+  CHECK(*e.train_loss == evaluator.evaluate(one).train_loss);
 }
