@@ -7,7 +7,9 @@
 // (their sums still added in chunk order).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <thread>
