@@ -1,29 +1,28 @@
 // Fashion-MNIST loader: the real files of the Debian package (skipped with a warning
 // when they are not installed), and malformed IDX/gzip files refused naming the file.
-#include <zlib.h>
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "environment_helpers.hpp"
+#include "gzip_helpers.hpp"
+#include "models/data/decoded_cache.hpp"
 #include "models/data/sources.hpp"
 #include "run_helpers.hpp"
 
 using namespace dlsim::models;
+using dlsim::test::read_bytes;
+using dlsim::test::write_gzip;
 
 namespace {
 
 const std::string kDebianDir = "/usr/share/datasets/fashion-mnist";
-
-void write_gzip(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
-  gzFile f = gzopen(path.string().c_str(), "wb");
-  REQUIRE(f);
-  if (!bytes.empty()) gzwrite(f, bytes.data(), unsigned(bytes.size()));
-  gzclose(f);
-}
 
 std::vector<unsigned char> header(std::vector<std::uint32_t> words) {
   std::vector<unsigned char> b;
@@ -42,6 +41,23 @@ void write_tiny(const std::filesystem::path& dir, std::uint32_t n, unsigned char
     write_gzip(dir / (std::string(prefix) + "-images-idx3-ubyte.gz"), images);
     write_gzip(dir / (std::string(prefix) + "-labels-idx1-ubyte.gz"), labels);
   }
+}
+
+// The file mapped at address `p` of this process (/proc/self/maps), empty if none (the
+// heap, an anonymous mapping).
+std::string file_mapped_at(const void* p) {
+  std::ifstream maps("/proc/self/maps");
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  for (std::string line; std::getline(maps, line);) {
+    std::istringstream fields(line);
+    std::string range, perms, offset, device, inode, path;
+    fields >> range >> perms >> offset >> device >> inode >> path;
+    const std::size_t dash = range.find('-');
+    const std::uintptr_t begin = std::stoull(range.substr(0, dash), nullptr, 16);
+    const std::uintptr_t end = std::stoull(range.substr(dash + 1), nullptr, 16);
+    if (begin <= address && address < end) return path.starts_with('/') ? path : "";
+  }
+  return "";
 }
 
 std::string error_of(const std::filesystem::path& dir) {
@@ -185,10 +201,6 @@ TEST_CASE("fashion-mnist: several gzip members, a plain file, trailing bytes") {
   const auto dir = dlsim::test::fresh_dir("fmnist-members");
   write_tiny(dir, 20000, 2);  // 80,000 pixels: the reference, one member per file
   const DataSplit reference = load_fashion_mnist(dir.string());
-  const auto read_bytes = [](const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), {});
-  };
   const auto images = dir / "train-images-idx3-ubyte.gz";
   const auto scratch = dir / "part.gz";
   auto plain = header({0x803, 20000, 2, 2});
@@ -257,4 +269,52 @@ TEST_CASE("fashion-mnist: stored as loaded, and the memory estimate says so") {
   CHECK_FALSE(edited.data->train.features.is_coded());
   CHECK(piece(edited, "data") == Approx(5632));
   CHECK(piece(edited, "loading") == Approx(5120));
+}
+
+// The images' decompressed bytes go to the cache (models/data/decoded_cache.hpp) when
+// there are at least a MiB of them, and the next load maps them from there: the same
+// features either way, and a corrupted entry is decompressed again and replaced.
+TEST_CASE("fashion-mnist: decompressed images are cached, and the cache changes nothing") {
+  const auto dir = dlsim::test::fresh_dir("fmnist-cache");
+  constexpr std::uint32_t kImages = 300'000;  // 1.2 MB of pixels: cached; 300 kB of labels: not
+  write_tiny(dir, kImages, 4);
+  const auto folder = dir / "cache";
+  dlsim::test::ScopedEnvironment cache_dir("DLSIM_CACHE_DIR", folder.string());
+  const DecodedCache cache(folder);
+  const auto train_entry = cache.entry_of((dir / "train-images-idx3-ubyte.gz").string());
+  const auto test_entry = cache.entry_of((dir / "t10k-images-idx3-ubyte.gz").string());
+  REQUIRE(train_entry);
+  REQUIRE(test_entry);
+  const auto codes = [](const DataSplit& s) {
+    const auto* first = static_cast<const unsigned char*>(s.train.features.storage_data());
+    return std::vector<unsigned char>(first, first + s.train.size() * s.train.feature_count());
+  };
+
+  const DataSplit decompressed = load_fashion_mnist(dir.string(), Storage::float64, true);
+  REQUIRE(decompressed.train.features.is_coded());
+  CHECK(std::filesystem::file_size(*train_entry) == 16 + 4 * kImages);  // header and pixels
+  CHECK(std::filesystem::file_size(*test_entry) == 16 + 4 * kImages);
+  std::size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) entries += e.is_regular_file();
+  CHECK(entries == 2);  // no labels' entry, no temporary file
+
+  const DataSplit cached = load_fashion_mnist(dir.string(), Storage::float64, true);
+  CHECK(file_mapped_at(cached.train.features.storage_data()) == train_entry->string());
+  CHECK(file_mapped_at(cached.test->features.storage_data()) == test_entry->string());
+  CHECK(file_mapped_at(decompressed.train.features.storage_data()).empty());  // our own memory
+  CHECK(codes(cached) == codes(decompressed));
+  CHECK(cached.train.labels == decompressed.train.labels);
+  CHECK(cached.test->features(kImages - 1, 3) == decompressed.test->features(kImages - 1, 3));
+  const DataSplit doubles = load_fashion_mnist(dir.string());  // float64 values from the entry
+  CHECK(doubles.train.features(12345, 2) == double((12345 * 4 + 2) % 256) / 255.0);
+
+  std::vector<unsigned char> entry = read_bytes(*train_entry);
+  entry[16 + 7] ^= 0x40;  // a pixel of the first image
+  std::ofstream(*train_entry, std::ios::binary)
+      .write(reinterpret_cast<const char*>(entry.data()), std::streamsize(entry.size()));
+  const DataSplit repaired = load_fashion_mnist(dir.string(), Storage::float64, true);
+  CHECK(file_mapped_at(repaired.train.features.storage_data()).empty());  // decompressed again
+  CHECK(codes(repaired) == codes(decompressed));
+  entry[16 + 7] ^= 0x40;
+  CHECK(read_bytes(*train_entry) == entry);  // and the entry replaced
 }

@@ -85,9 +85,22 @@ FeatureMatrix FeatureMatrix::of_codes(ByteBuffer bytes, Index rows, Index cols,
   if (bytes.size() < first || Index(codes) != rows * cols)
     throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(codes) + " codes for " +
                            std::to_string(rows) + " x " + std::to_string(cols));
-  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), CodeTable(table)});
+  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), nullptr, CodeTable(table)});
   FeatureMatrix m;
   m.values_ = holder->bytes.data() + first;
+  m.table_ = &holder->table;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.keep_alive_ = std::move(holder);
+  return m;
+}
+
+FeatureMatrix FeatureMatrix::of_codes(std::shared_ptr<const void> owner, const std::uint8_t* codes,
+                                      Index rows, Index cols,
+                                      const std::array<double, 256>& table) {
+  auto holder = std::make_shared<Codes>(Codes{ByteBuffer(), std::move(owner), CodeTable(table)});
+  FeatureMatrix m;
+  m.values_ = codes;
   m.table_ = &holder->table;
   m.rows_ = rows;
   m.cols_ = cols;

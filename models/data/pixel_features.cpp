@@ -1,6 +1,9 @@
 #include "models/data/pixel_features.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace dlsim::models {
@@ -23,10 +26,19 @@ const std::array<float, 256>& pixel_values_float32() {
   return value;
 }
 
-FeatureMatrix pixel_features(ByteBuffer bytes, std::size_t offset, Index n, Index pixels,
+FeatureMatrix pixel_features(FileBytes bytes, std::size_t offset, Index n, Index pixels,
                              Storage storage, bool byte_codes) {
-  if (storage == Storage::float64 && byte_codes)
-    return FeatureMatrix::of_codes(std::move(bytes), n, pixels, pixel_values(), offset);
+  if (storage == Storage::float64 && byte_codes) {
+    if (bytes.size() < offset || bytes.size() - offset != std::size_t(n) * std::size_t(pixels))
+      throw std::logic_error("pixel_features: " + std::to_string(bytes.size()) + " bytes for " +
+                             std::to_string(n) + " x " + std::to_string(pixels) + " pixels from " +
+                             std::to_string(offset));
+    if (bytes.mapped) {
+      const std::uint8_t* codes = bytes.mapped->data() + offset;
+      return FeatureMatrix::of_codes(std::move(bytes.mapped), codes, n, pixels, pixel_values());
+    }
+    return FeatureMatrix::of_codes(std::move(bytes.owned), n, pixels, pixel_values(), offset);
+  }
   PixelRows rows(n, pixels, storage, /*byte_codes=*/false);
   for (Index i = 0; i < n; ++i) rows.set_row(i, bytes.data() + offset + std::size_t(i * pixels));
   return rows.take();

@@ -10,13 +10,14 @@
 
 #include "models/data/byte_buffer.hpp"
 #include "models/data/feature_matrix.hpp"
+#include "models/data/file_bytes.hpp"
 
 namespace dlsim::models {
 
 /// The n × pixels features of the pixel bytes in `bytes` from `offset` on (row-major, one
-/// image after the other), stored as `storage`; float64 with `byte_codes` keeps `bytes`.
-/// `bytes` must hold offset + n · pixels bytes.
-FeatureMatrix pixel_features(ByteBuffer bytes, std::size_t offset, Index n, Index pixels,
+/// image after the other), stored as `storage`; float64 with `byte_codes` keeps `bytes`
+/// (its buffer, or its mapping). `bytes` must hold offset + n · pixels bytes.
+FeatureMatrix pixel_features(FileBytes bytes, std::size_t offset, Index n, Index pixels,
                              Storage storage, bool byte_codes);
 
 /// Features written image by image, for readers whose pixels are not one block (CIFAR-10:
