@@ -175,8 +175,8 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
     if (JobPool* const pool = engine_.pool())
       pool->post_beside(row.row->jobs());
     else
-      row.thread = std::async(std::launch::async, [evaluation = row.row.get()] {
-        evaluation->run_on_metrics_thread();
+      row.thread = std::async(std::launch::async, [jobs = row.row->jobs()] {
+        for (ComputeJob* job : jobs) job->run();
       });
     in_flight_.emplace(std::move(row));
     wall_metrics_s_ += seconds_since(t0);  // x̄ and the consensus distance, here
@@ -240,28 +240,6 @@ void Recorder::RowEvaluation::EachJob::finish() {
   if (error_) std::rethrow_exception(error_);
 }
 
-void Recorder::RowEvaluation::run_unclaimed() {
-  // Each index is claimed once; the results reach the simulation's thread through the
-  // metrics thread's future.
-  for (std::size_t i = next_.fetch_add(1, std::memory_order_relaxed); i < jobs_.size();
-       i = next_.fetch_add(1, std::memory_order_relaxed))
-    jobs_[i]->run();
-}
-
-void Recorder::RowEvaluation::run_on_metrics_thread() {
-  const std::size_t first = next_.fetch_add(1, std::memory_order_relaxed);
-  first_claimed_.store(true, std::memory_order_relaxed);
-  first_claimed_.notify_one();
-  if (first >= jobs_.size()) return;  // withdrawn
-  jobs_[first]->run();
-  run_unclaimed();
-}
-
-void Recorder::RowEvaluation::join_metrics_thread() {
-  first_claimed_.wait(false, std::memory_order_relaxed);
-  run_unclaimed();
-}
-
 Recorder::Evaluated Recorder::RowEvaluation::result() {
   Evaluated r;
   if (each_) {
@@ -275,11 +253,7 @@ Recorder::Evaluated Recorder::RowEvaluation::result() {
 }
 
 Recorder::~Recorder() {
-  if (!in_flight_) return;
-  if (in_flight_->thread.valid())
-    in_flight_->row->withdraw();  // the future's destructor then waits for the job running
-  else
-    engine_.pool()->withdraw_beside();
+  if (in_flight_ && !in_flight_->thread.valid()) engine_.pool()->withdraw_beside();
 }
 
 void Recorder::land(bool wait) {
@@ -290,12 +264,10 @@ void Recorder::land(bool wait) {
                          : thread.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   if (!wait && !done) return;
   const auto t0 = Clock::now();
-  if (pool) {
+  if (pool)
     pool->wait_beside();  // evaluates here the chunks no helper has taken
-  } else {
-    in_flight_->row->join_metrics_thread();  // shares what is left
+  else
     thread.get();
-  }
   wall_metrics_s_ += seconds_since(t0);
   const std::unique_ptr<RowEvaluation> row = std::move(in_flight_->row);
   in_flight_.reset();

@@ -15,8 +15,7 @@
 // passes are jobs (Evaluator::prepare: chunks of rows, summed in chunk order): beside the
 // phases on the engine's job pool (JobPool::post_beside: a helper without a phase's job
 // takes the next chunk) when there is one, else one after another on a thread of their
-// own (which the simulation's thread joins when it needs the row before that thread is
-// done). The same chunks, the same sums: the same values. One row is evaluated at a time; it
+// own. The same chunks, the same sums: the same values. One row is evaluated at a time; it
 // reaches the observers, on the simulation's thread and in order, once its evaluation is
 // done: when a later iteration completes, at the next row (which waits for it, and
 // evaluates the chunks no helper has taken yet itself), or at finish(). The run's last row
@@ -24,7 +23,6 @@
 // evaluated inline, on the evaluator's pool.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -147,15 +145,6 @@ class Recorder {
     RowEvaluation(const RowEvaluation&) = delete;
     RowEvaluation& operator=(const RowEvaluation&) = delete;
     std::span<ComputeJob* const> jobs() const { return jobs_; }
-    // Without a pool, on the metrics thread: claims the first job, tells so, runs it and
-    // then the jobs no thread has claimed yet, one claim at a time.
-    void run_on_metrics_thread();
-    // Without a pool, on the simulation's thread when it needs the values: once the
-    // metrics thread holds its first job (so it always evaluates part of the row), runs
-    // the jobs left the same way.
-    void join_metrics_thread();
-    // Without a pool: no job is claimed any more (a run that ends by an exception).
-    void withdraw() { next_.store(jobs_.size(), std::memory_order_relaxed); }
     // Once every job has run: the values, and the seconds spent on other threads than the
     // one that built this row. Rethrows what a job threw.
     Evaluated result();
@@ -198,13 +187,10 @@ class Recorder {
     std::optional<EachJob> each_;
     std::vector<Timed> timed_;
     std::vector<ComputeJob*> jobs_;
-    std::atomic<std::size_t> next_{0};        // without a pool: the next job to claim
-    std::atomic<bool> first_claimed_{false};  // by the metrics thread
-    void run_unclaimed();
   };
   struct InFlight {
     std::unique_ptr<RowEvaluation> row;
-    std::future<void> thread;  // the metrics thread, without a pool; invalid with one
+    std::future<void> thread;  // without a pool; invalid when the row is on the pool
   };
   // The row's values (without ranks), and how long they took, on the evaluator's pool.
   Evaluated evaluate_here(const std::vector<models::Vector>& models,
