@@ -2,10 +2,11 @@
 // bytes found again, unchanged; entries that do not match the source's gzip trailer
 // (corrupted, cut short, or stored for an older version of the source) not used; nothing
 // stored when the cache is off, the bytes are few, the archive has several members or
-// the folder cannot be written.
+// the folder cannot be written; beyond its size, the entries used least recently deleted.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -151,4 +152,40 @@ TEST_CASE(
   const DecodedCache unwritable(dir / "a-file" / "cache");
   unwritable.store(source, gzip, bytes);  // no exception, nothing written
   CHECK(unwritable.find(source, gzip) == nullptr);
+}
+
+TEST_CASE("decoded cache: beyond its size, the entries used least recently go") {
+  // Room for two entries and a half: storing a third deletes the one used least recently,
+  // where a hit counts as a use; another run's temporary file is left alone.
+  const auto dir = dlsim::test::fresh_dir("decoded-cache-trim");
+  const std::size_t size = DecodedCache::kMinCachedBytes;
+  const DecodedCache cache(dir / "cache", 5 * size / 2);
+  std::vector<std::string> sources;
+  std::vector<std::vector<unsigned char>> bytes, archives;
+  for (unsigned k = 0; k < 3; ++k) {
+    sources.push_back((dir / ("data" + std::to_string(k) + ".gz")).string());
+    bytes.push_back(some_bytes(size, 10 + k));
+    write_gzip(sources[k], bytes[k]);
+    archives.push_back(read_bytes(sources[k]));
+  }
+  const auto age = [&](unsigned k, int seconds_ago) {
+    std::filesystem::last_write_time(
+        *cache.entry_of(sources[k]),
+        std::filesystem::file_time_type::clock::now() - std::chrono::seconds(seconds_ago));
+  };
+  cache.store(sources[0], archives[0], bytes[0]);
+  age(0, 300);
+  cache.store(sources[1], archives[1], bytes[1]);
+  age(1, 200);
+  const std::string temporary = cache.entry_of(sources[0])->string() + ".Ab12Cd";
+  std::ofstream(temporary).put('x');  // being written (and oldest of all)
+  std::filesystem::last_write_time(
+      temporary, std::filesystem::file_time_type::clock::now() - std::chrono::seconds(900));
+  REQUIRE(cache.find(sources[0], archives[0]));  // data0 is now the one used last
+  cache.store(sources[2], archives[2], bytes[2]);
+  CHECK(std::filesystem::exists(*cache.entry_of(sources[0])));
+  CHECK_FALSE(std::filesystem::exists(*cache.entry_of(sources[1])));  // least recently used
+  CHECK(std::filesystem::exists(*cache.entry_of(sources[2])));
+  CHECK(std::filesystem::exists(temporary));
+  CHECK(files_in(dir / "cache") == 3);
 }

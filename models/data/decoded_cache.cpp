@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +53,14 @@ std::uint64_t fnv1a(std::string_view text) {
   return h;
 }
 
+// Whether `name` is an entry's (stem-<16 hex digits>, entry_of), not a temporary file's.
+bool is_entry_name(std::string_view name) {
+  constexpr std::size_t kHash = 16;
+  if (name.size() < kHash + 1 || name[name.size() - kHash - 1] != '-') return false;
+  return std::all_of(name.end() - kHash, name.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 // Writes all of `bytes` to `fd`; false on an error.
 bool write_all(int fd, std::span<const unsigned char> bytes) {
   while (!bytes.empty()) {
@@ -78,8 +87,8 @@ std::optional<std::filesystem::path> DecodedCache::folder_from_environment() {
   return std::nullopt;
 }
 
-DecodedCache::DecodedCache(std::optional<std::filesystem::path> folder)
-    : folder_(std::move(folder)) {}
+DecodedCache::DecodedCache(std::optional<std::filesystem::path> folder, std::uintmax_t max_bytes)
+    : folder_(std::move(folder)), max_bytes_(max_bytes) {}
 
 std::optional<std::filesystem::path> DecodedCache::entry_of(const std::string& path) const {
   if (!folder_) return std::nullopt;
@@ -114,6 +123,7 @@ std::shared_ptr<const MappedFile> DecodedCache::find(const std::string& path,
   if (mapped->size() < kMinCachedBytes ||
       !matches(std::span<const unsigned char>(mapped->data(), mapped->size()), *trailer))
     return nullptr;
+  ::utimensat(AT_FDCWD, entry->c_str(), nullptr, 0);  // used now (trim's order); may fail
   return mapped;
 }
 
@@ -132,8 +142,37 @@ void DecodedCache::store(const std::string& path, std::span<const unsigned char>
   if (fd < 0) return;
   const bool written = write_all(fd, bytes);
   const bool closed = ::close(fd) == 0;
-  if (!written || !closed || std::rename(temporary.c_str(), entry->c_str()) != 0)
+  if (!written || !closed || std::rename(temporary.c_str(), entry->c_str()) != 0) {
     std::filesystem::remove(temporary, ec);
+    return;
+  }
+  trim(*entry);
+}
+
+void DecodedCache::trim(const std::filesystem::path& kept) const {
+  struct Entry {
+    std::filesystem::file_time_type used;
+    std::uintmax_t bytes;
+    std::filesystem::path path;
+  };
+  std::vector<Entry> entries;
+  std::uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(*folder_, ec)) {
+    // Entries only: another run's temporary file (entry.XXXXXX) may still be being written.
+    if (!e.is_regular_file(ec) || !is_entry_name(e.path().filename().string())) continue;
+    const std::uintmax_t bytes = e.file_size(ec);
+    const auto used = e.last_write_time(ec);
+    if (ec) continue;
+    total += bytes;
+    if (e.path() != kept) entries.push_back({used, bytes, e.path()});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= max_bytes_) break;
+    if (std::filesystem::remove(e.path, ec)) total -= e.bytes;
+  }
 }
 
 }  // namespace dlsim::models

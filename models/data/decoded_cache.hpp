@@ -12,6 +12,9 @@
 // never meets an old entry under the same name. Checked on every read: the entry must have
 // the size and the CRC-32 that the source's gzip trailer declares (RFC 1952), else it is
 // not used (and the next store replaces it).
+// How big it grows: at most kMaxCacheBytes (ccache's rule): after a store, the entries
+// used least recently (a hit marks its entry used) are deleted until the rest fit; a run
+// that still maps one keeps its pages until it ends.
 // How it is written: into a temporary file in the same folder, renamed into place when
 // whole, so runs on the same machine see a whole entry or none. A folder that cannot be
 // created or written is skipped without a word: the cache only saves time, and the run's
@@ -19,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -33,21 +37,26 @@ class DecodedCache {
  public:
   /// Smaller decompressed files are not cached.
   static constexpr std::size_t kMinCachedBytes = std::size_t(1) << 20;
+  /// The folder's entries together stay within this (about 35 copies of Fashion-MNIST).
+  static constexpr std::uintmax_t kMaxCacheBytes = std::uintmax_t(2) << 30;
 
   /// The folder the environment names (see above); nullopt when the cache is off.
   static std::optional<std::filesystem::path> folder_from_environment();
 
-  /// A cache in `folder`, or one that holds nothing when nullopt.
-  explicit DecodedCache(std::optional<std::filesystem::path> folder = folder_from_environment());
+  /// A cache in `folder`, or one that holds nothing when nullopt, of at most `max_bytes`.
+  explicit DecodedCache(std::optional<std::filesystem::path> folder = folder_from_environment(),
+                        std::uintmax_t max_bytes = kMaxCacheBytes);
 
   /// The decompressed bytes of the one-member gzip file at `path`, whose contents are
-  /// `gzip`, mapped read-only from the cache; null when it holds no valid entry for them.
+  /// `gzip`, mapped read-only from the cache (and the entry marked used now); null when it
+  /// holds no valid entry for them.
   std::shared_ptr<const MappedFile> find(const std::string& path,
                                          std::span<const unsigned char> gzip) const;
 
   /// Keeps `bytes`, what the one-member gzip file at `path` (contents `gzip`)
-  /// decompresses to, for later runs. Does nothing when the cache is off, when there are
-  /// fewer than kMinCachedBytes bytes, or when the folder cannot be written.
+  /// decompresses to, for later runs, then deletes the entries used least recently while
+  /// the folder's entries exceed the cache's size. Does nothing when the cache is off, when
+  /// there are fewer than kMinCachedBytes bytes, or when the folder cannot be written.
   void store(const std::string& path, std::span<const unsigned char> gzip,
              std::span<const unsigned char> bytes) const;
 
@@ -56,7 +65,11 @@ class DecodedCache {
   std::optional<std::filesystem::path> entry_of(const std::string& path) const;
 
  private:
+  // Deletes the entries used least recently, except `kept`, while the rest exceed max_bytes_.
+  void trim(const std::filesystem::path& kept) const;
+
   std::optional<std::filesystem::path> folder_;
+  std::uintmax_t max_bytes_;
 };
 
 }  // namespace dlsim::models
