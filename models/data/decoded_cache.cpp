@@ -146,7 +146,11 @@ void DecodedCache::store(const std::string& path, std::span<const unsigned char>
     std::filesystem::remove(temporary, ec);
     return;
   }
-  trim(*entry);
+  try {
+    trim(*entry);
+  } catch (const std::filesystem::filesystem_error&) {
+    // A folder that cannot be listed (or changes while listed) stays as it is until next time.
+  }
 }
 
 void DecodedCache::trim(const std::filesystem::path& kept) const {
