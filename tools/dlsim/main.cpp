@@ -200,6 +200,10 @@ int main(int argc, char** argv) {
                          "Simulate a scenario and write metrics.csv and summary.json (under "
                          "`mpirun -np K`: one simulation spread over the K ranks)");
   run->add_option("scenario", file, "Scenario JSON file")->required();
+  run->footer(
+      "Environment:\n  DLSIM_CACHE_DIR  where decompressed data sets are cached (default "
+      "$XDG_CACHE_HOME/dlsim,\n                   else ~/.cache/dlsim); empty turns the cache "
+      "off (README \"Data cache\")");
   run->add_option("--set", sets,
                   "Override a scenario key: KEY=VALUE (KEY a dotted path, VALUE JSON or a string)");
   run->add_option("--out", out, "Output folder (default: the scenario's output.dir)");
