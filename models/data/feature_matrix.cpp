@@ -81,26 +81,23 @@ void FeatureMatrix::shift_scale_codes(double shift, double scale) {
 
 FeatureMatrix FeatureMatrix::of_codes(ByteBuffer bytes, Index rows, Index cols,
                                       const std::array<double, 256>& table, std::size_t first) {
-  const std::size_t codes = bytes.size() >= first ? bytes.size() - first : 0;
-  if (bytes.size() < first || Index(codes) != rows * cols)
-    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(codes) + " codes for " +
-                           std::to_string(rows) + " x " + std::to_string(cols));
-  auto holder = std::make_shared<Codes>(Codes{std::move(bytes), nullptr, CodeTable(table)});
-  FeatureMatrix m;
-  m.values_ = holder->bytes.data() + first;
-  m.table_ = &holder->table;
-  m.rows_ = rows;
-  m.cols_ = cols;
-  m.keep_alive_ = std::move(holder);
-  return m;
+  if (bytes.size() < first)
+    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(bytes.size()) +
+                           " bytes, fewer than the " + std::to_string(first) + " to skip");
+  auto owned = std::make_shared<const ByteBuffer>(std::move(bytes));
+  const std::span<const std::uint8_t> codes(owned->data() + first, owned->size() - first);
+  return of_codes(std::move(owned), codes, rows, cols, table);
 }
 
-FeatureMatrix FeatureMatrix::of_codes(std::shared_ptr<const void> owner, const std::uint8_t* codes,
-                                      Index rows, Index cols,
+FeatureMatrix FeatureMatrix::of_codes(std::shared_ptr<const void> owner,
+                                      std::span<const std::uint8_t> codes, Index rows, Index cols,
                                       const std::array<double, 256>& table) {
-  auto holder = std::make_shared<Codes>(Codes{ByteBuffer(), std::move(owner), CodeTable(table)});
+  if (Index(codes.size()) != rows * cols)
+    throw std::logic_error("FeatureMatrix::of_codes: " + std::to_string(codes.size()) +
+                           " codes for " + std::to_string(rows) + " x " + std::to_string(cols));
+  auto holder = std::make_shared<Codes>(Codes{std::move(owner), CodeTable(table)});
   FeatureMatrix m;
-  m.values_ = codes;
+  m.values_ = codes.data();
   m.table_ = &holder->table;
   m.rows_ = rows;
   m.cols_ = cols;

@@ -82,10 +82,11 @@ class FeatureMatrix {
   /// plain float64 storage's results bit for bit. `first` skips a file's header in place.
   static FeatureMatrix of_codes(ByteBuffer bytes, Index rows, Index cols,
                                 const std::array<double, 256>& table, std::size_t first = 0);
-  /// The same over rows x cols codes at `codes`, read-only memory that `owner` keeps
-  /// alive (a mapped file): the matrix holds `owner` instead of a buffer of its own.
-  static FeatureMatrix of_codes(std::shared_ptr<const void> owner, const std::uint8_t* codes,
-                                Index rows, Index cols, const std::array<double, 256>& table);
+  /// The same over the rows x cols `codes`, read-only memory that `owner` keeps alive (a
+  /// mapped file, or the buffer above): the matrix shares `owner`.
+  static FeatureMatrix of_codes(std::shared_ptr<const void> owner,
+                                std::span<const std::uint8_t> codes, Index rows, Index cols,
+                                const std::array<double, 256>& table);
 
   bool is_float32() const { return storage_ == Storage::float32; }
   bool is_coded() const { return table_ != nullptr; }
@@ -244,8 +245,7 @@ class FeatureMatrix {
 
  private:
   struct Codes {                        // what keep_alive_ holds for byte codes
-    ByteBuffer bytes;                   // the codes, or none when `owner` has them
-    std::shared_ptr<const void> owner;  // read-only memory holding the codes
+    std::shared_ptr<const void> owner;  // the memory holding the codes
     CodeTable table;
   };
   const std::uint8_t* codes() const { return static_cast<const std::uint8_t*>(values_); }

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
+#include <span>
 #include <utility>
 
 namespace dlsim::models {
@@ -29,15 +28,12 @@ const std::array<float, 256>& pixel_values_float32() {
 FeatureMatrix pixel_features(FileBytes bytes, std::size_t offset, Index n, Index pixels,
                              Storage storage, bool byte_codes) {
   if (storage == Storage::float64 && byte_codes) {
-    if (bytes.size() < offset || bytes.size() - offset != std::size_t(n) * std::size_t(pixels))
-      throw std::logic_error("pixel_features: " + std::to_string(bytes.size()) + " bytes for " +
-                             std::to_string(n) + " x " + std::to_string(pixels) + " pixels from " +
-                             std::to_string(offset));
-    if (bytes.mapped) {
-      const std::uint8_t* codes = bytes.mapped->data() + offset;
-      return FeatureMatrix::of_codes(std::move(bytes.mapped), codes, n, pixels, pixel_values());
-    }
-    return FeatureMatrix::of_codes(std::move(bytes.owned), n, pixels, pixel_values(), offset);
+    if (!bytes.mapped)
+      return FeatureMatrix::of_codes(std::move(bytes.owned), n, pixels, pixel_values(), offset);
+    const std::span<const std::uint8_t> codes(bytes.mapped->data(), bytes.mapped->size());
+    return FeatureMatrix::of_codes(std::move(bytes.mapped),
+                                   codes.subspan(std::min(offset, codes.size())), n, pixels,
+                                   pixel_values());
   }
   PixelRows rows(n, pixels, storage, /*byte_codes=*/false);
   for (Index i = 0; i < n; ++i) rows.set_row(i, bytes.data() + offset + std::size_t(i * pixels));
