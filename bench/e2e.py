@@ -5,6 +5,7 @@ events per second, peak RSS, simulated time, target).
 
     /usr/bin/python3 bench/e2e.py [--dlsim build/bin/dlsim] [--runs 3] [--cases a,b,c,d]
     /usr/bin/python3 bench/e2e.py --cases e1,e2,f,f32,fi,f2 # issue 18: 1M and 2M workers, small model
+    /usr/bin/python3 bench/e2e.py --cases f2,fn             # (f) with 31 metrics rows and with 2
     /usr/bin/python3 bench/e2e.py --cases fr,fri,fr2        # dense metrics rows
     /usr/bin/python3 bench/e2e.py --cases e1,e1h --runs 3 # 1M workers, without and with huge pages
     make bench-e2e
@@ -21,10 +22,11 @@ Case (b) runs CHOCO-SGD with --threads 1, --threads 2 and --threads 1 --inline-m
 (one core: --threads 1 alone evaluates the metrics on a second thread) and checks that
 metrics.csv is identical apart from wall_s; it prints --threads 2 against both, against one
 core as the median of each round's ratio of summary wall_s; without a --threads option it
-runs the single-thread case only and says so. Case (f) also runs bench/choco_numpy.py, the same CHOCO-SGD run written
-in vectorized numpy (its BLAS limited to one thread), as many times, timed the same way,
-and prints numpy wall / dlsim wall (how many times faster dlsim is). On a machine shared
-with other work, compare the CPU column too.
+runs the single-thread case only and says so. Cases (f), (f2) and (fn) also run
+bench/choco_numpy.py, the same CHOCO-SGD run written in vectorized numpy (its BLAS limited
+to one thread), as many times in the same round robin, timed the same way, and print
+numpy wall / dlsim wall (how many times faster dlsim is); (fn) against numpy with the same
+two metrics rows. On a machine shared with other work, compare the CPU column too.
 """
 import argparse
 import json
@@ -80,6 +82,12 @@ CASES = {
     # (f) on a pool of two: the rows are evaluated by the pool's threads between phases.
     "f2": ("(f2) the same as (f), --threads 2",
            "choco-ring9-fmnist-logistic-batch1.json", ["--threads", "2"], 0.7, None),
+    # (f2) with a metrics row at the start and the end only (2 rows instead of 31), against
+    # numpy with the same two rows: what the steps alone cost, the floor that faster metrics
+    # could reach.
+    "fn": ("(fn) the same as (f2), metrics at the start and the end only",
+           "choco-ring9-fmnist-logistic-batch1.json",
+           ["--threads", "2", "--set", 'metrics.every={"epochs":3}'], 0.7, None),
     # Rows faster than one thread evaluates them: 1 epoch, a row every 0.01 epoch (101 rows).
     # The simulation's thread joins a row it must wait for (docs/design.md §5); fr2 on a pool.
     "fr": ("(fr) (f) for 1 epoch, a row every 0.01 epoch",
@@ -94,6 +102,11 @@ CASES = {
             ["--set", 'stop={"epochs":1}', "--set", 'metrics.every={"epochs":0.01}',
              "--threads", "2"], None, None),
 }
+
+# The numpy reference a case is compared with (bench/choco_numpy.py): the scenario's own
+# run, or the run with the metrics keys changed as in the case (fn: two rows).
+NUMPY_OF = {"f": "f", "f2": "f", "fn": "fn"}
+NUMPY_METRICS = {"f": None, "fn": {"every": {"epochs": 3}}}
 
 # Environment added to a case's runs.
 HUGE_PAGES = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
@@ -138,10 +151,26 @@ def run_once(dlsim, scenario, flags, out_dir, env=None):
     return {"wall": seconds, "cpu": cpu, "rss": rss, "totals": totals, "metrics": metrics}
 
 
-def run_numpy():
-    """One run of bench/choco_numpy.py; "run" is its own time without numpy's import and the
-    data loading (its last line: wall_s=... load_s=... run_s=... metrics_s=...)."""
-    out, seconds, cpu, rss = timed(["/usr/bin/python3", CHOCO_NUMPY])
+def numpy_scenario(variant, scratch):
+    """The scenario file numpy variant `variant` runs (NUMPY_METRICS): case (f)'s, or a copy
+    in `scratch` with its metrics keys replaced."""
+    path = os.path.join(SCENARIOS, CASES["f"][1])
+    if NUMPY_METRICS[variant] is None:
+        return path
+    with open(path) as f:
+        doc = json.load(f)
+    doc["metrics"].update(NUMPY_METRICS[variant])
+    copy = os.path.join(scratch, f"numpy-{variant}.json")
+    with open(copy, "w") as f:
+        json.dump(doc, f)
+    return copy
+
+
+def run_numpy(scenario):
+    """One run of bench/choco_numpy.py on `scenario`; "run" is its own time without numpy's
+    import and the data loading (its last line: wall_s=... load_s=... run_s=...
+    metrics_s=...)."""
+    out, seconds, cpu, rss = timed(["/usr/bin/python3", CHOCO_NUMPY, "--scenario", scenario])
     parts = dict(item.split("=") for item in out.splitlines()[-1].split())
     return {"wall": seconds, "cpu": cpu, "rss": rss, "run": float(parts["run_s"])}
 
@@ -173,12 +202,18 @@ def main():
 
         for cid in ids:
             results[cid] = []
+        # The numpy references the cases need, run in the same round robin.
+        numpy_variants = sorted({NUMPY_OF[cid] for cid in ids if cid in NUMPY_OF})
+        numpy_files = {v: numpy_scenario(v, scratch) for v in numpy_variants}
+        numpy_runs = {v: [] for v in numpy_variants}
         for k in range(args.runs):  # round robin: a drifting machine slows every case alike
             for cid in ids:
                 _, scenario, flags, _, _ = case(cid)
                 results[cid].append(run_once(args.dlsim, scenario, flags,
                                              os.path.join(scratch, f"{cid}-{k}"),
                                              CASE_ENV.get(cid)))
+            for v in numpy_variants:
+                numpy_runs[v].append(run_numpy(numpy_files[v]))
         for cid in ids:
             label, _, _, target_wall, target_rss = case(cid)
             runs = results[cid]
@@ -193,24 +228,25 @@ def main():
                 verdict.append(f"RSS<{target_rss / 1e9:g}GB " + ("ok" if rss < target_rss else "MISS"))
             if cid in ("b", "b1", "b2", "b1i") and t.get("wall_engine_s") is not None and t.get("wall_s"):
                 verdict.append(f"engine {100 * t['wall_engine_s'] / t['wall_s']:.1f}% of wall")
-            if cid in ("f", "f32", "fi", "f2", "fr", "fri", "fr2") and t.get("wall_metrics_s") is not None:
+            if cid in ("f", "f32", "fi", "f2", "fn", "fr", "fri", "fr2") and t.get("wall_metrics_s") is not None:
                 beside = statistics.median(r["totals"].get("metrics_thread_s", 0) for r in runs)
                 verdict.append(f"metrics {100 * t['wall_metrics_s'] / wall:.0f}% of process wall"
                                + (f" (+ {beside:.2f} s beside it)" if beside else ""))
             rows.append([label, f"{wall:.3f}", f"{cpu:.3f}", f"{t['events']:,}",
                          f"{t['events'] / wall:,.0f}", f"{rss / 2**20:,.0f} MiB",
                          f"{t['sim_time_s']:.6g} s", "; ".join(verdict)])
-            if cid == "f":
-                ref = [run_numpy() for _ in range(args.runs)]
+            if cid in NUMPY_OF:
+                variant = NUMPY_OF[cid]
+                ref = numpy_runs[variant]
                 ref_wall = statistics.median(r["wall"] for r in ref)
                 ref_cpu = statistics.median(r["cpu"] for r in ref)
                 ref_run = statistics.median(r["run"] for r in ref)
                 run = statistics.median(r["totals"]["wall_s"] for r in runs)  # after loading
-                rows.append(["(f) same run in numpy, bench/choco_numpy.py", f"{ref_wall:.3f}",
+                rows.append([f"({variant}) in numpy, bench/choco_numpy.py", f"{ref_wall:.3f}",
                              f"{ref_cpu:.3f}", "-", "-",
                              f"{max(r['rss'] for r in ref) / 2**20:,.0f} MiB", "-",
-                             f"dlsim {ref_wall / wall:.1f}x faster"])
-                notes.append(f"(f) numpy wall / dlsim wall: {ref_wall / wall:.2f}x (CPU: "
+                             f"({cid}) {ref_wall / wall:.1f}x faster (target 20x)"])
+                notes.append(f"({cid}) numpy wall / dlsim wall: {ref_wall / wall:.2f}x (CPU: "
                              f"{ref_cpu / cpu:.2f}x); without data loading (numpy run_s, dlsim "
                              f"summary wall_s): {ref_run:.3f} s / {run:.3f} s = "
                              f"{ref_run / run:.2f}x")
