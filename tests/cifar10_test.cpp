@@ -145,6 +145,12 @@ TEST_CASE("cifar10: truncated, missing, misnamed and bad-label files are refused
     CHECK_THAT(error_of(dir), Catch::Contains((dir / "data_batch_4.bin").string() +
                                               ": cannot read file: no such file"));
     fs::rename(dir / "data_batch_4.dat", dir / "data_batch_4.bin");
+    fs::rename(dir / "data_batch_3.bin", dir / "data_batch_3.dat");
+    fs::create_directory(dir / "data_batch_3.bin");  // something else at the name
+    CHECK_THAT(error_of(dir), Catch::Contains((dir / "data_batch_3.bin").string() +
+                                              ": cannot read file: not a regular file"));
+    fs::remove(dir / "data_batch_3.bin");
+    fs::rename(dir / "data_batch_3.dat", dir / "data_batch_3.bin");
     fs::remove(dir / "test_batch.bin");
     CHECK_THAT(error_of(dir),
                Catch::Contains((dir / "test_batch.bin").string() + ": cannot read file"));

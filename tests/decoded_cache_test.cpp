@@ -1,17 +1,24 @@
 // DecodedCache (models/data/decoded_cache.hpp): its folder from the environment; stored
 // bytes found again, unchanged; entries that do not match the source's gzip trailer
-// (corrupted, cut short, or stored for an older version of the source) not used; nothing
-// stored when the cache is off, the bytes are few, the archive has several members or
-// the folder cannot be written; beyond its size, the entries used least recently deleted.
+// (corrupted, cut short or too long, or stored for an older version of the source) not
+// used, nor a FIFO at an entry's name, which is not waited on either (nor by MappedFile);
+// nothing stored when the cache is off, the bytes are few, the archive has several members
+// or the folder cannot be written; beyond its size, the entries used least recently deleted.
 #include <catch2/catch.hpp>
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "environment_helpers.hpp"
@@ -46,7 +53,51 @@ std::size_t files_in(const std::filesystem::path& dir) {
   return std::size_t(std::distance(std::filesystem::directory_iterator(dir), {}));
 }
 
+// Calls f() on a thread of its own and waits for it at most 30 s: a call that blocks (a
+// FIFO opened for reading waits for a writer) fails the test instead of hanging it. Not a
+// speed check: the calls guarded take microseconds. Empty when it did not return in time;
+// rethrows what f threw.
+template <class F>
+std::optional<std::invoke_result_t<F>> unless_blocked(F f) {
+  using Result = std::invoke_result_t<F>;
+  auto promise = std::make_shared<std::promise<Result>>();
+  std::future<Result> result = promise->get_future();
+  std::thread([promise, f] {
+    try {
+      promise->set_value(f());
+    } catch (...) {
+      promise->set_exception(std::current_exception());
+    }
+  }).detach();  // if it blocks, the process's exit ends it
+  if (result.wait_for(std::chrono::seconds(30)) != std::future_status::ready) return std::nullopt;
+  return result.get();
+}
+
 }  // namespace
+
+TEST_CASE("mapped file: a FIFO or a folder is refused at once, not waited on") {
+  const auto dir = dlsim::test::fresh_dir("mapped-file");
+  const auto fifo = (dir / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto refused = [](std::string path) {
+    return unless_blocked([path] {
+      try {
+        dlsim::models::MappedFile m(path);
+        return std::string("mapped");
+      } catch (const std::system_error& e) {
+        return std::string(e.what());
+      }
+    });
+  };
+  const auto from_fifo = refused(fifo);
+  REQUIRE(from_fifo);  // else open() waited for a writer
+  CHECK(from_fifo->starts_with("not a regular file"));
+  const auto from_folder = refused(dir.string());
+  REQUIRE(from_folder);
+  CHECK(from_folder->starts_with("not a regular file"));
+  std::ofstream(dir / "file").put('x');
+  CHECK(*refused((dir / "file").string()) == "mapped");
+}
 
 TEST_CASE(
     "decoded cache: the folder is DLSIM_CACHE_DIR, else XDG_CACHE_HOME/dlsim, else "
@@ -100,6 +151,24 @@ TEST_CASE("decoded cache: stored bytes come back only while they match the sourc
   SECTION("an entry cut short is not used") {
     std::filesystem::resize_file(*entry, bytes.size() - 1);
     CHECK(cache.find(source, gzip) == nullptr);
+  }
+  SECTION("an entry longer than the trailer says is not used") {
+    std::filesystem::resize_file(*entry, bytes.size() + 4096);
+    CHECK(cache.find(source, gzip) == nullptr);
+  }
+  SECTION("a FIFO at the entry's name is not used nor waited on, and is replaced") {
+    std::filesystem::remove(*entry);
+    REQUIRE(::mkfifo(entry->c_str(), 0600) == 0);
+    // Copies: a call that blocks outlives this scope.
+    const auto none =
+        unless_blocked([cache, source, gzip] { return cache.find(source, gzip) == nullptr; });
+    REQUIRE(none);  // else find() waited for a writer
+    CHECK(*none);
+    cache.store(source, gzip, bytes);
+    CHECK(std::filesystem::is_regular_file(*entry));
+    const auto again = cache.find(source, gzip);
+    REQUIRE(again);
+    CHECK(same_bytes(*again, bytes));
   }
   SECTION("a source rewritten with other bytes of the same size does not meet the old entry") {
     const std::vector<unsigned char> other = some_bytes(bytes.size(), 2);

@@ -2,6 +2,8 @@
 // when they are not installed), and malformed IDX/gzip files refused naming the file.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -174,7 +176,16 @@ TEST_CASE("fashion-mnist: malformed files are refused naming the file") {
   CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": truncated IDX header"));
 
   std::filesystem::remove(images);
-  CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": cannot read file"));
+  CHECK_THAT(error_of(dir), Catch::Contains(images.string() + ": cannot read file: no such file"));
+
+  // Something else at the file's name: refused as such, and a FIFO not waited on.
+  std::filesystem::create_directory(images);
+  CHECK_THAT(error_of(dir),
+             Catch::Contains(images.string() + ": cannot read file: not a regular file"));
+  std::filesystem::remove(images);
+  REQUIRE(::mkfifo(images.c_str(), 0600) == 0);
+  CHECK_THAT(error_of(dir),
+             Catch::Contains(images.string() + ": cannot read file: not a regular file"));
 }
 
 // Storage::float32 writes floats straight from the bytes (no float64 copy): each of the

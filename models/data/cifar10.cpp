@@ -28,11 +28,13 @@ constexpr Index kCifarRecord = 1 + kCifarPixels;
 // The size of the file at `path` in bytes, once it is known to be a file.
 Index cifar_file_size(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  if (!std::filesystem::exists(path, ec))
     throw DataError(path,
                     "cannot read file: no such file (extract the binary version of CIFAR-10, "
                     "cifar-10-binary.tar.gz, and set data.path to its cifar-10-batches-bin "
                     "folder)");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw DataError(path, "cannot read file: not a regular file");
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw DataError(path, "cannot read file: " + ec.message());
   return Index(size);

@@ -114,6 +114,11 @@ std::shared_ptr<const MappedFile> DecodedCache::find(const std::string& path,
   const std::optional<Trailer> trailer = trailer_of(gzip);
   const std::optional<std::filesystem::path> entry = entry_of(path);
   if (!trailer || !entry) return nullptr;
+  // Only a regular file of the size the trailer declares is mapped (and read through):
+  // not something else at the entry's name, nor a large file of another size.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(*entry, ec);
+  if (ec || size < kMinCachedBytes || size != trailer->size) return nullptr;
   std::shared_ptr<const MappedFile> mapped;
   try {
     mapped = std::make_shared<const MappedFile>(entry->string());

@@ -50,10 +50,12 @@ struct ReadFile {
 // 4 GB a hostile ISIZE can claim.)
 ReadFile read_gzip(const std::string& path, const DecodedCache& cache) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  if (!std::filesystem::exists(path, ec))
     throw DataError(path,
                     "cannot read file: no such file (install the Debian package "
                     "dataset-fashion-mnist or set data.path)");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw DataError(path, "cannot read file: not a regular file");
   std::shared_ptr<const MappedFile> file;
   try {
     file = std::make_shared<const MappedFile>(path);

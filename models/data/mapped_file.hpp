@@ -13,7 +13,8 @@ namespace dlsim::models {
 class MappedFile {
  public:
   /// Maps `path` (a regular file). Throws std::system_error when it cannot be opened or
-  /// mapped.
+  /// mapped, or is not a regular file: it is opened without blocking, so a FIFO with no
+  /// writer (or a device) is refused at once instead of holding the run up in open().
   explicit MappedFile(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
