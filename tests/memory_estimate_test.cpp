@@ -241,12 +241,23 @@ TEST_CASE("memory estimate: a CNN's scratch is linear in the batch") {
     net.gradient(params.data(), models::Matrix::Zero(rows, 784), labels, grad.data(), s);
     return models::cnn::scratch_values(s);
   };
+  auto forward_scratch_after = [&](models::Index rows) {
+    models::cnn::NetworkScratch<float> s;
+    net.forward(params.data(), models::Matrix::Zero(rows, 784), s);
+    return models::cnn::scratch_values(s);
+  };
   const models::Index one = scratch_after(1);
   CHECK(one > 784);
   CHECK(scratch_after(7) == 7 * one);
-  // thread_bytes: 4 bytes per value for 500 rows (an evaluation block), the parameters
-  // and the gradient in float, and a gathered batch of 32 doubles rows.
-  const double expected =
-      4.0 * (500.0 * double(one) + 2.0 * double(net.parameter_count())) + 8.0 * 32 * 784;
+  const models::Index forward_one = forward_scratch_after(1);
+  CHECK(forward_one > 784);
+  CHECK(forward_one < one);  // no backward buffers
+  CHECK(forward_scratch_after(7) == 7 * forward_one);
+  // thread_bytes: 4 bytes per value for a batch of 32 gradients and a forward pass over 500
+  // rows (an evaluation block), the parameters and the gradient in float, and a gathered
+  // batch of 32 doubles rows.
+  const double expected = 4.0 * (32.0 * double(one) + 500.0 * double(forward_one) +
+                                 2.0 * double(net.parameter_count())) +
+                          8.0 * 32 * 784;
   CHECK(models::ConvNet::thread_bytes(a, models::Precision::single, 32) == Approx(expected));
 }

@@ -67,36 +67,45 @@ std::pair<double, double> evaluate(const cnn::Network<T>& net, const Vector& w, 
   return {cross_entropy, correct};
 }
 
-// The scratch of one gradient on one blank sample, in values, and the parameter count.
+// Per sample, in values: the scratch of one gradient and of one forward pass (an
+// evaluation's), each on one blank sample.
+struct SampleScratch {
+  Index gradient = 0, forward = 0;
+};
+
 template <class T>
-std::pair<Index, Index> probe_scratch(const cnn::Architecture& architecture) {
-  const cnn::Network<T> net = cnn::build_network<T>(architecture);
+SampleScratch probe_scratch(const cnn::Network<T>& net) {
   const Eigen::Matrix<T, Eigen::Dynamic, 1> params =
       Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(net.parameter_count());
   Eigen::Matrix<T, Eigen::Dynamic, 1> grad(net.parameter_count());
-  cnn::NetworkScratch<T> s;
-  net.gradient(params.data(), Matrix::Zero(1, net.input_shape().size()), {0}, grad.data(), s);
-  return {cnn::scratch_values(s), net.parameter_count()};
+  const Matrix blank = Matrix::Zero(1, net.input_shape().size());
+  cnn::NetworkScratch<T> gradient, forward;
+  net.gradient(params.data(), blank, {0}, grad.data(), gradient);
+  net.forward(params.data(), blank, forward);
+  return {cnn::scratch_values(gradient), cnn::scratch_values(forward)};
 }
 
 // Above this many activation values per sample the probe itself would take gigabytes:
-// the layers' outputs times 4 stand for the scratch instead (a network that large is
-// refused anyway).
+// the layers' outputs times 4 (a gradient) and 3 (a forward pass) stand for the scratch
+// instead (a network that large is refused anyway).
 constexpr Index kLargestProbe = 10'000'000;
 
 template <class T>
 double thread_bytes_in(const cnn::Architecture& architecture, Index batch) {
-  const cnn::Network<T> layers = cnn::build_network<T>(architecture);
+  const cnn::Network<T> net = cnn::build_network<T>(architecture);
   Index outputs = 0;
-  for (const auto& layer : layers.layers()) outputs += layer->output_shape().size();
-  const auto [per_sample, parameters] =
-      outputs > kLargestProbe ? std::pair<Index, Index>{4 * outputs, layers.parameter_count()}
-                              : probe_scratch<T>(architecture);
-  const double rows = double(std::max(batch, kConvEvalBlock));
+  for (const auto& layer : net.layers()) outputs += layer->output_shape().size();
+  const SampleScratch per_sample =
+      outputs > kLargestProbe ? SampleScratch{4 * outputs, 3 * outputs} : probe_scratch<T>(net);
   const double input = double(architecture.input.size());
-  // The network's buffers, the gathered batch (doubles) and the parameters and gradient
-  // cast to T.
-  return double(sizeof(T)) * (rows * double(per_sample) + 2 * double(parameters)) +
+  // A thread's buffers hold a gradient's batch and, while it evaluates, an evaluation
+  // block's forward pass: with one thread these are two threads (the simulation's and the
+  // metrics thread, docs/design.md §5), in a pool one thread may do both, its backward
+  // buffers still sized for the batch while the forward ones hold the block. Then the
+  // gathered batch (doubles) and the parameters and gradient cast to T.
+  return double(sizeof(T)) * (double(batch) * double(per_sample.gradient) +
+                              double(kConvEvalBlock) * double(per_sample.forward) +
+                              2 * double(net.parameter_count())) +
          8 * double(batch) * input;
 }
 

@@ -50,10 +50,11 @@ class ConvNet final : public SummedObjective {
 
   const cnn::Network<double>& network() const { return net_double_; }
 
-  /// Bytes of the per-thread scratch after batch gradients of `batch` rows and
-  /// evaluation blocks, measured by one gradient on one blank sample (every buffer is
-  /// linear in the rows) and scaled to the larger of the batch and an evaluation block
-  /// (the memory estimate). Builds the layers, but no parameter vector.
+  /// Bytes of the per-thread scratch of batch gradients of `batch` rows and evaluation
+  /// blocks (the memory estimate): a gradient and a forward pass on one blank sample each
+  /// are measured (every buffer is linear in the rows) and scaled, the gradient's to the
+  /// batch and the forward pass's to an evaluation block, and the two added. Builds the
+  /// layers, but no parameter vector.
   static double thread_bytes(const cnn::Architecture& architecture, Precision precision,
                              Index batch);
 
