@@ -36,10 +36,10 @@ std::optional<Trailer> trailer_of(std::span<const unsigned char> gzip) {
   return Trailer{word(gzip.size() - 8), word(gzip.size() - 4)};
 }
 
-// Whether `bytes` are what a member with this trailer decompresses to.
+// Whether `bytes` are what a member with this trailer decompresses to (an entry of 4 GiB or
+// more, whose size the trailer can only give modulo 2^32, never is).
 bool matches(std::span<const unsigned char> bytes, const Trailer& t) {
-  return std::uint32_t(bytes.size()) == t.size &&
-         libdeflate_crc32(0, bytes.data(), bytes.size()) == t.crc32;
+  return bytes.size() == t.size && libdeflate_crc32(0, bytes.data(), bytes.size()) == t.crc32;
 }
 
 // 64-bit FNV-1a: a stable name for a file's identity (not a defence against anyone: the
@@ -115,7 +115,8 @@ std::shared_ptr<const MappedFile> DecodedCache::find(const std::string& path,
   const std::optional<std::filesystem::path> entry = entry_of(path);
   if (!trailer || !entry) return nullptr;
   // Only a regular file of the size the trailer declares is mapped (and read through):
-  // not something else at the entry's name, nor a large file of another size.
+  // not something else at the entry's name, nor a large file of another size. (Then
+  // matches() checks the mapping, which a file replaced meanwhile may not be.)
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(*entry, ec);
   if (ec || size < kMinCachedBytes || size != trailer->size) return nullptr;
@@ -125,8 +126,7 @@ std::shared_ptr<const MappedFile> DecodedCache::find(const std::string& path,
   } catch (const std::system_error&) {
     return nullptr;  // none (or unreadable): decompress
   }
-  if (mapped->size() < kMinCachedBytes ||
-      !matches(std::span<const unsigned char>(mapped->data(), mapped->size()), *trailer))
+  if (!matches(std::span<const unsigned char>(mapped->data(), mapped->size()), *trailer))
     return nullptr;
   ::utimensat(AT_FDCWD, entry->c_str(), nullptr, 0);  // used now (trim's order); may fail
   return mapped;
@@ -136,7 +136,7 @@ void DecodedCache::store(const std::string& path, std::span<const unsigned char>
                          std::span<const unsigned char> bytes) const {
   if (bytes.size() < kMinCachedBytes) return;
   const std::optional<Trailer> trailer = trailer_of(gzip);
-  if (!trailer || std::uint32_t(bytes.size()) != trailer->size) return;  // not one member
+  if (!trailer || bytes.size() != trailer->size) return;  // not one member, or >= 4 GiB
   const std::optional<std::filesystem::path> entry = entry_of(path);
   if (!entry) return;
   std::error_code ec;
