@@ -7,7 +7,9 @@
 // (its header and trailer). Populating the whole mapping up front (MAP_POPULATE) made those
 // runs 3 ms slower and their peak RSS 27 MB higher.
 // Unlike read(), a mapping does not survive another process truncating the file while it is
-// read (the access faults, SIGBUS): data files are not expected to change under a run.
+// read: an access past the new end faults (SIGBUS). Every live MappedFile is listed, so
+// that a SIGBUS handler can tell such a fault from any other and name the file
+// (mapped_file_fault.hpp, which the dlsim command installs).
 #pragma once
 
 #include <cstddef>
@@ -28,9 +30,16 @@ class MappedFile {
   const unsigned char* data() const { return data_; }
   std::size_t size() const { return size_; }
 
+  /// The path of the live MappedFile whose bytes hold `address`, or nullptr (also for
+  /// files mapped while kMostListed others were). Async-signal-safe: it only reads atomics.
+  static const char* path_at(const void* address) noexcept;
+  static constexpr int kMostListed = 256;
+
  private:
+  std::string path_;  // listed by address while the mapping lives
   const unsigned char* data_ = nullptr;
   std::size_t size_ = 0;
+  int listed_ = -1;  // its place in the list, or -1
 };
 
 }  // namespace dlsim::models

@@ -6,7 +6,8 @@
 // are kept, with "complete": false).
 // Running out of memory (std::bad_alloc) is one line too: exit 2 when it happens before
 // anything is written (loading the data, building the model or a topology: the input asks
-// for more than there is), exit 1 once a run has started writing its outputs.
+// for more than there is), exit 1 once a run has started writing its outputs. A data file
+// truncated under its mapping is one line and exit 1 as well (models/data/mapped_file_fault.hpp).
 #include <unistd.h>
 
 #include <csignal>
@@ -20,6 +21,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "models/data/mapped_file_fault.hpp"
 #include "sim/metrics/output_lock.hpp"
 #include "sim/run/memory_guard.hpp"
 #include "sim/run/runner.hpp"
@@ -186,6 +188,7 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
 }  // namespace
 
 int main(int argc, char** argv) {
+  dlsim::models::report_faults_in_mapped_files();
   CLI::App app{
       "dlsim: a discrete-event network simulator for communication-efficient distributed learning"};
   app.require_subcommand(1);
