@@ -9,10 +9,12 @@ namespace dlsim::sim {
 class ParameterServer::WorkerEnd final : public Endpoint {
  public:
   WorkerEnd(ParameterServer& ps, int id, WorkerMath& math)
-      : ps_(ps), t_(ps.t_), me_(t_.nodes[std::size_t(id)]), id_(id), math_(math) {
-    if (ps.options_.downlink)
-      downlink_decoder_ = make_compressor(*ps.options_.downlink, t_.objective.tensor_sizes());
-  }
+      : ps_(ps),
+        t_(ps.t_),
+        me_(t_.nodes[std::size_t(id)]),
+        id_(id),
+        math_(math),
+        downlink_decoder_(ps.downlink_decoder_.get()) {}
 
   void contribute(const models::Vector& v, RoundFormat format) override {
     uplink_ = encode_in(math_, v, t_.objective.parameters(), format);
@@ -44,7 +46,7 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   Node& me_;
   int id_;
   WorkerMath& math_;
-  std::unique_ptr<models::Compressor> downlink_decoder_;  // null: fp32 downlink
+  const models::Compressor* downlink_decoder_;  // the server's shared one; null: fp32
   Payload uplink_;
   Message reply_;
   std::uint64_t round_ = 0;
@@ -71,7 +73,10 @@ Payload encode_downlink(Training& t, NodeId server, models::Compressor& downlink
 
 // ---------------------------------------------------------------- the collective
 ParameterServer::ParameterServer(Training& training, Options options)
-    : t_(training), options_(std::move(options)), declared_(std::size_t(training.workers())) {}
+    : t_(training), options_(std::move(options)), declared_(std::size_t(training.workers())) {
+  if (options_.downlink)
+    downlink_decoder_ = make_compressor(*options_.downlink, t_.objective.tensor_sizes());
+}
 
 std::unique_ptr<Endpoint> ParameterServer::join(int id, WorkerMath& math) {
   return std::make_unique<WorkerEnd>(*this, id, math);

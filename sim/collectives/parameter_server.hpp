@@ -58,6 +58,11 @@ class ParameterServer final : public Collective,
   // (Both sides follow the algorithm's round schedule; the simulator passes the format
   // out of band, as it does the tensor shapes.)
   std::vector<RoundFormat> declared_;
+  // Every worker's decoder of the downlink: decoding is const and keeps no state
+  // (models/compress/compressor.hpp), so one chain serves all workers and threads, as
+  // Training::decoder() does for the uplink (a per-tensor chain of ResNet-50's 107 tensors
+  // is about 23 KB: per worker, it was most of a profile run's memory). Null: fp32.
+  std::unique_ptr<models::Compressor> downlink_decoder_;
 };
 
 }  // namespace dlsim::sim

@@ -19,9 +19,10 @@ namespace {
 constexpr double kBaselineBytes = 7.9e6;
 constexpr double kNodeBytes = 200;            // Node, ports, mailbox
 constexpr double kStreamBytes = sizeof(Rng);  // one random stream (2,504 bytes)
-constexpr double kProcessBytes = 6.0e3;       // with its compressor's random stream
+constexpr double kProcessBytes = 6.9e3;       // with its stream compressor and random stream
+constexpr double kProcessWithoutValuesBytes = 1.6e3;  // a model without values: neither
 constexpr double kMessageBytes = 280;
-constexpr double kTensorChainBytes = 840;   // per tensor per worker: stream, decoder (shared now)
+constexpr double kTensorChainBytes = 420;   // per tensor per worker with values: stream compressor
 constexpr double kPayloadBuffers = 2;       // per worker: one in flight, one being encoded
 constexpr double kRecorderVectors = 2;      // per model holder: pending and latest deposit
 constexpr double kConvertedRows = 500;      // float32 storage: rows converted at once, at most
@@ -206,9 +207,11 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // values builds no per-stream compressor (only the decoder's chain) and no stream.
   const bool math = z.values > 0;
   const double node = kNodeBytes + (s.compute.jitter > 0 ? kStreamBytes : 0);
-  const double process = kProcessBytes - (math ? 0 : kStreamBytes);
+  const double process = math ? kProcessBytes : kProcessWithoutValuesBytes;
+  // Decoders are shared by all workers (uplink and downlink alike): only a worker's own
+  // stream compressor is per worker, and models without values build none.
   const double chains =
-      c.per_tensor && z.tensors > 1 ? double(z.tensors) * kTensorChainBytes * (math ? 1 : 0.5) : 0;
+      c.per_tensor && z.tensors > 1 && math ? double(z.tensors) * kTensorChainBytes : 0;
   e.pieces.push_back({"engine",
                       nodes * node + simulated * (process + chains) + messages * kMessageBytes,
                       fmt::format("{} nodes, {} worker processes, {} messages in flight",

@@ -34,18 +34,21 @@
 //   engine        per node 200 B (Node, ports, mailbox; measured: 186 B on the 65,536-
 //                 node ring all-reduce) plus sizeof(Rng) = 2,504 B for its
 //                 compute-jitter stream when compute.jitter > 0, per simulated worker
-//                 process 6.0 KB (coroutine frames, WorkerMath's random streams and pools;
-//                 less one stream for models without values, which build no stream
-//                 compressor; the 8.5 KB measured before WorkerMath's idle 2,504-byte
-//                 generator went, not re-measured: at 10^6 profile workers the estimate
-//                 is 4.26 GB against 2.35 GB peak RSS), per
+//                 process 6.9 KB (coroutine frames, WorkerMath's random streams, stream
+//                 compressor and pools) or 1.6 KB for a model without values (no stream
+//                 compressor, random stream or buffers) (measured: D-PSGD on a ring at
+//                 100,000 and 300,000 workers, peak RSS per worker less the node, messages
+//                 and model state: logistic with d = 9, 8.24 KB in all; a 1,000-parameter
+//                 profile model, 2.37 KB, and 2.93 KB on a torus, whose two more messages
+//                 per worker give the 280 B below), per
 //                 message one round puts in flight 280 B (transfer slot, mailbox entry,
-//                 fair-sharing flow), and per tensor per worker 840 B for per-tensor
-//                 compressor chains (stream and decoder; 420 B without values) (measured:
-//                 peak RSS over node counts from 1,024 to 65,536; since the workers share
-//                 one decoder chain, Training::decoder(), this is high by up to about 280 B
-//                 per tensor per worker: alpc-svrg-resnet50-layers-1024.json, 107 tensors,
-//                 peaks at 41.3 MB against 71.7 MB before and an estimate of 58.3 MB).
+//                 fair-sharing flow), and per tensor per worker 420 B for a worker's own
+//                 per-tensor compressor chain (its stream's; models without values build
+//                 none, and every decoder chain, uplink and downlink, is one shared by all
+//                 workers) (measured: CHOCO-SGD with per-tensor lpc on an mlp of 50 and
+//                 100 tensors, peak RSS at 1,024 and 4,096 workers with and without
+//                 per_tensor: 25.4 and 48.7 KB more per worker, which 420 B per tensor plus
+//                 the per-tensor slice vector of the model state, 8d, gives within 3 %).
 // The peak is baseline + max(loading, data + model state + thread scratch + engine).
 // Across K MPI ranks it is one rank's: the per-worker model state (vectors, payload
 // buffers, own values, gossip copies) of ⌈n/K⌉ workers; the data, engine, recorder and
