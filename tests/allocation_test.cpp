@@ -412,6 +412,20 @@ json choco_layered_profile_ring(int workers) {
           {"metrics", {{"every", {{"iterations", 3}}}, {"test", false}}}};
 }
 
+// The same model over a parameter server with per-tensor lpc both ways (ALPC-SVRG): the
+// workers also share the server's downlink decoder (ParameterServer's).
+json alpc_layered_profile_server(int workers) {
+  json doc = choco_layered_profile_ring(workers);
+  const json lpc = {{"kind", "lpc"}, {"bits", 4}, {"per_tensor", true}};
+  doc["algorithm"] = {{"kind", "alpc-svrg"},
+                      {"collective", "parameter-server"},
+                      {"epoch_length", 2},
+                      {"compressor", lpc},
+                      {"downlink_compressor", lpc}};
+  doc.erase("topology");
+  return doc;
+}
+
 // Issue 18: bytes per simulated worker. The 1 M-worker benchmark's scenario at 4,096 and
 // 8,192 workers: the difference of the two runs' heap peaks is what 4,096 more workers
 // hold, every table doubling along. Counted in usable bytes: 2,348 per worker when written,
@@ -445,5 +459,18 @@ TEST_CASE("workers share one decoder chain: per-tensor compression costs no chai
   INFO("peak heap " << small << " B at 512 workers, " << large << " B at 1,024: " << per_worker
                     << " B per worker");
   CHECK(per_worker >= 2000);  // a count that misses the run reads far less
+  CHECK(per_worker <= 3000);
+}
+
+// Measured: 2,126 bytes per worker shared, 13,014 with a downlink decoder each (as before:
+// 40 lpc slices of about 200 bytes, and the chain's own tables).
+TEST_CASE("workers share the parameter server's downlink decoder: no chain per worker") {
+  if (!DLSIM_COUNT_ALLOCATIONS) return;
+  const std::int64_t small = peak_heap_of_run(alpc_layered_profile_server(512));
+  const std::int64_t large = peak_heap_of_run(alpc_layered_profile_server(1024));
+  const double per_worker = double(large - small) / 512;
+  INFO("peak heap " << small << " B at 512 workers, " << large << " B at 1,024: " << per_worker
+                    << " B per worker");
+  CHECK(per_worker >= 1500);  // a count that misses the run reads far less
   CHECK(per_worker <= 3000);
 }
