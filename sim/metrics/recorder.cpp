@@ -166,20 +166,21 @@ void Recorder::emit(const Stamp& at, std::vector<models::Vector>& models) {
   last_emitted_ = k;
   latest_.reset();
   const bool values = !models.empty() && models.front().size() > 0;
-  // The run's last row has nothing left to overlap with: inline, on the whole pool.
+  // The run's last row has nothing left to overlap with: inline, on the whole pool; without
+  // a pool, on the row thread, waited for at once (its scratch is there already: inline,
+  // the simulation's thread would hold a second evaluation's).
   const bool last = finishing_ || (plan_.max_iterations && k >= *plan_.max_iterations);
-  if (plan_.background && !ranks_ && values && !last) {
+  if (plan_.background && !ranks_ && values && (!last || (!engine_.pool() && row_thread_))) {
     const auto t0 = Clock::now();
     InFlight row{std::make_unique<RowEvaluation>(*this, at, std::move(models), std::move(holders)),
                  {}};
     if (JobPool* const pool = engine_.pool())
       pool->post_beside(row.row->jobs());
     else
-      row.thread = std::async(std::launch::async, [jobs = row.row->jobs()] {
-        for (ComputeJob* job : jobs) job->run();
-      });
+      row.thread = (row_thread_ ? *row_thread_ : row_thread_.emplace()).post(row.row->jobs());
     in_flight_.emplace(std::move(row));
     wall_metrics_s_ += seconds_since(t0);  // x̄ and the consensus distance, here
+    if (last) land(true);
     return;
   }
   Evaluated r;

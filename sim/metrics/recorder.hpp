@@ -14,11 +14,11 @@
 // sim/run/runner.hpp) a row's models are evaluated while the simulation goes on. Its
 // passes are jobs (Evaluator::prepare: chunks of rows, summed in chunk order): beside the
 // phases on the engine's job pool (JobPool::post_beside: a helper without a phase's job
-// takes the next chunk) when there is one, else one after another on a thread of their
-// own. The same chunks, the same sums: the same values. One row is evaluated at a time; it
-// reaches the observers, on the simulation's thread and in order, once its evaluation is
-// done: when a later iteration completes, at the next row (which waits for it, and
-// evaluates the chunks no helper has taken yet itself), or at finish(). The run's last row
+// takes the next chunk) when there is one, else one after another on the recorder's row
+// thread (row_thread.hpp: one for the run). The same chunks, the same sums: the same values. One
+// row is evaluated at a time; it reaches the observers, on the simulation's thread and in order,
+// once its evaluation is done: when a later iteration completes, at the next row (which waits for
+// it, and evaluates the chunks no helper has taken yet itself), or at finish(). The run's last row
 // (its last iteration, or the one finish() writes) has nothing left to overlap with and is
 // evaluated inline, on the evaluator's pool.
 #pragma once
@@ -38,6 +38,7 @@
 #include "sim/engine/rank_group.hpp"
 #include "sim/metrics/evaluator.hpp"
 #include "sim/metrics/observer.hpp"
+#include "sim/metrics/row_thread.hpp"
 #include "sim/network/network.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -190,7 +191,7 @@ class Recorder {
   };
   struct InFlight {
     std::unique_ptr<RowEvaluation> row;
-    std::future<void> thread;  // without a pool; invalid when the row is on the pool
+    std::future<void> thread;  // from the row thread; invalid when the row is on the pool
   };
   // The row's values (without ranks), and how long they took, on the evaluator's pool.
   Evaluated evaluate_here(const std::vector<models::Vector>& models,
@@ -227,10 +228,12 @@ class Recorder {
   Clock::time_point last_progress_{};
   RankGroup* ranks_ = nullptr;
   WorkerPlacement placement_{1, 1, 0};
-  // Last: destroyed first, its future waits for an evaluation still running on a thread
-  // (a run that ends by an exception) while the members it reads exist; ~Recorder takes
-  // one on the pool back.
+  // ~Recorder takes a row on the pool back.
   std::optional<InFlight> in_flight_;
+  // Last: destroyed first, it waits for an evaluation still running (a run that ends by an
+  // exception) while the row and the members its jobs read exist. Made at the first row
+  // evaluated in the background without a pool.
+  std::optional<RowThread> row_thread_;
 };
 
 }  // namespace dlsim::sim
