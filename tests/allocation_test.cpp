@@ -426,6 +426,16 @@ json alpc_layered_profile_server(int workers) {
   return doc;
 }
 
+// Peak heap per worker of a scenario, from its runs at 512 and 1,024 workers.
+double heap_per_worker_512_to_1024(json (*scenario)(int workers)) {
+  const std::int64_t small = peak_heap_of_run(scenario(512));
+  const std::int64_t large = peak_heap_of_run(scenario(1024));
+  const double per_worker = double(large - small) / 512;
+  UNSCOPED_INFO("peak heap " << small << " B at 512 workers, " << large
+                             << " B at 1,024: " << per_worker << " B per worker");
+  return per_worker;
+}
+
 // Issue 18: bytes per simulated worker. The 1 M-worker benchmark's scenario at 4,096 and
 // 8,192 workers: the difference of the two runs' heap peaks is what 4,096 more workers
 // hold, every table doubling along. Counted in usable bytes: 2,348 per worker when written,
@@ -453,11 +463,7 @@ TEST_CASE("a D-PSGD worker on a ring holds at most 2150 bytes of heap") {
 // worker shared, 13,491 with a chain each (the workers' own chains, as before).
 TEST_CASE("workers share one decoder chain: per-tensor compression costs no chain per worker") {
   if (!DLSIM_COUNT_ALLOCATIONS) return;
-  const std::int64_t small = peak_heap_of_run(choco_layered_profile_ring(512));
-  const std::int64_t large = peak_heap_of_run(choco_layered_profile_ring(1024));
-  const double per_worker = double(large - small) / 512;
-  INFO("peak heap " << small << " B at 512 workers, " << large << " B at 1,024: " << per_worker
-                    << " B per worker");
+  const double per_worker = heap_per_worker_512_to_1024(choco_layered_profile_ring);
   CHECK(per_worker >= 2000);  // a count that misses the run reads far less
   CHECK(per_worker <= 3000);
 }
@@ -466,11 +472,7 @@ TEST_CASE("workers share one decoder chain: per-tensor compression costs no chai
 // 40 lpc slices of about 200 bytes, and the chain's own tables).
 TEST_CASE("workers share the parameter server's downlink decoder: no chain per worker") {
   if (!DLSIM_COUNT_ALLOCATIONS) return;
-  const std::int64_t small = peak_heap_of_run(alpc_layered_profile_server(512));
-  const std::int64_t large = peak_heap_of_run(alpc_layered_profile_server(1024));
-  const double per_worker = double(large - small) / 512;
-  INFO("peak heap " << small << " B at 512 workers, " << large << " B at 1,024: " << per_worker
-                    << " B per worker");
+  const double per_worker = heap_per_worker_512_to_1024(alpc_layered_profile_server);
   CHECK(per_worker >= 1500);  // a count that misses the run reads far less
   CHECK(per_worker <= 3000);
 }

@@ -65,6 +65,13 @@ ChildEnd in_child(const std::function<void()>& f) {
   return end;
 }
 
+// The child ended by SIGBUS's default action, silently.
+void check_default_action(const ChildEnd& end) {
+  REQUIRE(WIFSIGNALED(end.status));
+  CHECK(WTERMSIG(end.status) == SIGBUS);
+  CHECK(end.stderr.empty());
+}
+
 // Reads byte i of p, so that the compiler keeps the read.
 unsigned char read_byte(const unsigned char* p, std::size_t i) {
   return *static_cast<const volatile unsigned char*>(p + i);
@@ -127,9 +134,7 @@ TEST_CASE("mapped file: any other SIGBUS keeps its default action under the repo
       std::filesystem::resize_file(path, 0);
       read_byte(static_cast<const unsigned char*>(p), 2 * kPage);
     });
-    REQUIRE(WIFSIGNALED(end.status));
-    CHECK(WTERMSIG(end.status) == SIGBUS);
-    CHECK(end.stderr.empty());
+    check_default_action(end);
   }
   SECTION("a SIGBUS sent, not a fault") {
     const ChildEnd end = in_child([&] {
@@ -137,9 +142,7 @@ TEST_CASE("mapped file: any other SIGBUS keeps its default action under the repo
       const MappedFile m(path);
       ::raise(SIGBUS);
     });
-    REQUIRE(WIFSIGNALED(end.status));
-    CHECK(WTERMSIG(end.status) == SIGBUS);
-    CHECK(end.stderr.empty());
+    check_default_action(end);
   }
   SECTION("a SIGBUS sent with a mapped file's address in its information") {
     const ChildEnd end = in_child([&] {
@@ -151,8 +154,6 @@ TEST_CASE("mapped file: any other SIGBUS keeps its default action under the repo
       info.si_addr = const_cast<unsigned char*>(m.data());
       ::syscall(SYS_rt_tgsigqueueinfo, ::getpid(), ::gettid(), SIGBUS, &info);
     });
-    REQUIRE(WIFSIGNALED(end.status));
-    CHECK(WTERMSIG(end.status) == SIGBUS);
-    CHECK(end.stderr.empty());
+    check_default_action(end);
   }
 }
