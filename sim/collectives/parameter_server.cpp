@@ -9,12 +9,7 @@ namespace dlsim::sim {
 class ParameterServer::WorkerEnd final : public Endpoint {
  public:
   WorkerEnd(ParameterServer& ps, int id, WorkerMath& math)
-      : ps_(ps),
-        t_(ps.t_),
-        me_(t_.nodes[std::size_t(id)]),
-        id_(id),
-        math_(math),
-        downlink_decoder_(ps.downlink_decoder_.get()) {}
+      : ps_(ps), t_(ps.t_), me_(t_.nodes[std::size_t(id)]), id_(id), math_(math) {}
 
   void contribute(const models::Vector& v, RoundFormat format) override {
     uplink_ = encode_in(math_, v, t_.objective.parameters(), format);
@@ -31,9 +26,9 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   void result(models::Vector& out) override {
     if (!t_.computes(id_)) {
       out.resize(0);
-    } else if (downlink_decoder_) {
+    } else if (ps_.downlink_decoder_) {  // one for all workers: decoding is const
       const ScopedWall timer = t_.wall.time_compress();
-      downlink_decoder_->decode(*reply_.payload, out);
+      ps_.downlink_decoder_->decode(*reply_.payload, out);
     } else {
       math_.decode_fp32(reply_, out);
     }
@@ -46,7 +41,6 @@ class ParameterServer::WorkerEnd final : public Endpoint {
   Node& me_;
   int id_;
   WorkerMath& math_;
-  const models::Compressor* downlink_decoder_;  // the server's shared one; null: fp32
   Payload uplink_;
   Message reply_;
   std::uint64_t round_ = 0;
