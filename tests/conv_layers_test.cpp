@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <utility>
 
 #include "models/objectives/cnn/activation.hpp"
 #include "models/objectives/cnn/conv2d.hpp"
@@ -352,4 +353,43 @@ TEST_CASE("residual block: zero-padding shortcut (option A) and group normalizat
         a.forward_flops(3) + elements + b.forward_flops(3) + added + elements);
   CHECK(down.backward_flops(3, true) == 2 * elements + b.backward_flops(3, true) + 2 * elements +
                                             a.backward_flops(3, true) + added);
+}
+
+TEST_CASE(
+    "conv2d: one workspace through batches 5, 2, 5 gives fresh workspaces' results bit for bit") {
+  // A thread's workspace serves blocks of different sizes (an evaluation's full blocks and
+  // a range's last, shorter one; a gradient's batch): the im2col block keeps its largest
+  // storage, and nothing it held for a larger batch may reach a smaller batch's results.
+  const Shape in{2, 7, 6};
+  const Conv2d<double> conv(in, ConvOptions{2, 3, 3, 1, 1});
+  const Eigen::VectorXd params = random_values(conv.parameter_count(), 11);
+  Workspace<double> shared;
+  const double* block = nullptr;
+  Index capacity = 0;
+  for (const Index batch : {5, 2, 5}) {
+    INFO("batch " << batch);
+    const Tensor<double> x = random_tensor(in, batch, 20 + std::uint64_t(batch));
+    const Tensor<double> r = random_tensor(conv.output_shape(), batch, 30 + std::uint64_t(batch));
+    Tensor<double> out, fresh_out, grad_in, fresh_grad_in;
+    Eigen::VectorXd grad(params.size()), fresh_grad(params.size());
+    conv.forward(params.data(), x, out, shared);
+    conv.backward(params.data(), x, out, r, &grad_in, grad.data(), shared);
+    Workspace<double> fresh;
+    conv.forward(params.data(), x, fresh_out, fresh);
+    conv.backward(params.data(), x, fresh_out, r, &fresh_grad_in, fresh_grad.data(), fresh);
+    CHECK(out.data == fresh_out.data);
+    CHECK(grad == fresh_grad);
+    CHECK(grad_in.data == fresh_grad_in.data);
+    // The im2col block: 7·6 output pixels per sample, 2·3·3 taps; the first batch's
+    // storage serves all three.
+    REQUIRE(shared.growing.size() == 1);
+    CHECK(std::as_const(shared.growing[0]).view().rows() == 7 * 6 * batch);
+    if (!block) {
+      block = std::as_const(shared.growing[0]).view().data();
+      capacity = shared.growing[0].capacity();
+      CHECK(capacity == 7 * 6 * 5 * 18);
+    }
+    CHECK(std::as_const(shared.growing[0]).view().data() == block);
+    CHECK(shared.growing[0].capacity() == capacity);
+  }
 }

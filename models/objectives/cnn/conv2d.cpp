@@ -3,6 +3,7 @@
 #include "models/objectives/cnn/conv2d.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace dlsim::models::cnn {
 
@@ -11,9 +12,9 @@ namespace {
 using Strided = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
 
 // Workspace slots.
-constexpr std::size_t kCols = 0;      // im2col matrix (kept for ∇W)
-constexpr std::size_t kPadded = 1;    // zero-padded input (or its gradient)
-constexpr std::size_t kGradCols = 2;  // ∇cols
+constexpr std::size_t kCols = 0;      // growing: im2col matrix (kept for ∇W)
+constexpr std::size_t kPadded = 0;    // zero-padded input (or its gradient)
+constexpr std::size_t kGradCols = 1;  // ∇cols
 
 }  // namespace
 
@@ -47,7 +48,8 @@ void Conv2d<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
   const Index batch = in.batch, k = o.kernel, s = o.stride, p = o.padding;
   const Index h = input_.height, w = input_.width, hp = h + 2 * p, wp = w + 2 * p;
   const Index ho = output_.height, wo = output_.width;
-  ws.buffers.resize(3);
+  ws.buffers.resize(2);
+  ws.growing.resize(1);
   // Zero-padded copy of the input: (Cin·B) images of wp × hp (x fastest).
   const T* source = in.data.data();
   if (p > 0) {
@@ -59,8 +61,7 @@ void Conv2d<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
     source = padded.data();
   }
   // im2col: column (c, ky, kx), rows of sample b = the strided wo × ho window.
-  Mat<T>& cols = ws.buffers[kCols];
-  cols.resize(ho * wo * batch, taps());
+  auto cols = ws.growing[kCols].resize(ho * wo * batch, taps());
   for (Index c = 0; c < o.in_channels; ++c)
     for (Index ky = 0; ky < k; ++ky)
       for (Index kx = 0; kx < k; ++kx) {
@@ -85,7 +86,7 @@ void Conv2d<T>::backward(const T* params, const Tensor<T>& in, const Tensor<T>& 
   const Index batch = in.batch, k = o.kernel, s = o.stride, p = o.padding;
   const Index h = input_.height, w = input_.width, hp = h + 2 * p, wp = w + 2 * p;
   const Index ho = output_.height, wo = output_.width;
-  const Mat<T>& cols = ws.buffers[kCols];
+  const auto cols = std::as_const(ws.growing[kCols]).view();
   Eigen::Map<Mat<T>> grad_weights(grad_params, taps(), o.out_channels);
   grad_weights.noalias() = cols.transpose() * grad_out.data;
   Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(grad_params + grad_weights.size(),

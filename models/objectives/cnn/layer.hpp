@@ -22,6 +22,7 @@
 #pragma once
 
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -55,11 +56,51 @@ struct Tensor {
   }
 };
 
+/// A column-major matrix whose storage only grows: resize() to fewer values keeps the
+/// allocation. For the largest buffers, which a thread otherwise frees and allocates again
+/// whenever its block size changes (an evaluation's full blocks and a range's last,
+/// shorter one; a gradient's batch and an evaluation's block): LeNet-5's im2col block is
+/// 39 MB, above glibc's mmap threshold, so each time it was mapped and faulted in anew,
+/// and the memory freed meanwhile stayed with the allocator. Read through Maps aligned as
+/// an Eigen matrix's own storage (Eigen::AlignedMax), so products take the same paths.
+template <class T>
+class GrowingMat {
+ public:
+  using View = Eigen::Map<Mat<T>, Eigen::AlignedMax>;
+  using ConstView = Eigen::Map<const Mat<T>, Eigen::AlignedMax>;
+
+  /// Sets the shape; the values are unspecified (as after Mat<T>::resize).
+  View resize(Index rows, Index cols) {
+    const Index n = rows * cols;
+    if (n > capacity_) {
+      storage_.reset();  // the old block first: never both at once
+      storage_.reset(new (kAlign) T[std::size_t(n)]);
+      capacity_ = n;
+    }
+    rows_ = rows;
+    cols_ = cols;
+    return view();
+  }
+  View view() { return View(storage_.get(), rows_, cols_); }
+  ConstView view() const { return ConstView(storage_.get(), rows_, cols_); }
+  /// Values allocated (what the memory estimate counts).
+  Index capacity() const { return capacity_; }
+
+ private:
+  static constexpr std::align_val_t kAlign{EIGEN_MAX_ALIGN_BYTES};
+  struct Free {
+    void operator()(T* p) const { ::operator delete[](p, kAlign); }
+  };
+  std::unique_ptr<T[], Free> storage_;
+  Index rows_ = 0, cols_ = 0, capacity_ = 0;
+};
+
 /// What a layer keeps between forward and backward (per thread), and nested workspaces
 /// of composite layers.
 template <class T>
 struct Workspace {
   std::vector<Mat<T>> buffers;
+  std::vector<GrowingMat<T>> growing;  // the largest buffers (GrowingMat)
   std::vector<Tensor<T>> tensors;
   std::vector<Workspace> children;
 };

@@ -101,6 +101,7 @@ template <class T>
 Index workspace_values(const Workspace<T>& ws) {
   Index n = 0;
   for (const Mat<T>& b : ws.buffers) n += b.size();
+  for (const GrowingMat<T>& b : ws.growing) n += b.capacity();
   for (const Tensor<T>& t : ws.tensors) n += t.data.size();
   for (const Workspace<T>& child : ws.children) n += workspace_values(child);
   return n;
