@@ -18,7 +18,6 @@ TEST_CASE("growing matrix: grows to the largest shape, keeps its storage when sm
   CHECK(m.capacity() == 350);
   const float* first = big.data();
   CHECK(reinterpret_cast<std::uintptr_t>(first) % EIGEN_MAX_ALIGN_BYTES == 0);
-  big.setConstant(2.5f);
 
   // Smaller: the same storage, the new shape, the capacity kept.
   auto small = m.resize(3, 7);
@@ -40,6 +39,6 @@ TEST_CASE("growing matrix: grows to the largest shape, keeps its storage when sm
   auto larger = m.resize(51, 7);
   CHECK(m.capacity() == 357);
   CHECK(reinterpret_cast<std::uintptr_t>(larger.data()) % EIGEN_MAX_ALIGN_BYTES == 0);
-  larger.setZero();  // the whole of it is writable
-  CHECK(larger.sum() == 0.0f);
+  CHECK(larger.rows() == 51);
+  larger.setZero();  // all 357 values are the matrix's own: `make sanitize` (ASan) checks it
 }
