@@ -7,6 +7,7 @@
 
 #include <random>
 #include <utility>
+#include <vector>
 
 #include "models/objectives/cnn/activation.hpp"
 #include "models/objectives/cnn/conv2d.hpp"
@@ -356,40 +357,46 @@ TEST_CASE("residual block: zero-padding shortcut (option A) and group normalizat
 }
 
 TEST_CASE(
-    "conv2d: one workspace through batches 5, 2, 5 gives fresh workspaces' results bit for bit") {
-  // A thread's workspace serves blocks of different sizes (an evaluation's full blocks and
-  // a range's last, shorter one; a gradient's batch): the im2col block keeps its largest
-  // storage, and nothing it held for a larger batch may reach a smaller batch's results.
+    "conv2d: one workspace and output through batches 5, 2, 5 give fresh ones' results bit for "
+    "bit") {
+  // A thread's workspace and tensors serve blocks of different sizes (an evaluation's full
+  // blocks and a range's last, shorter one; a gradient's batch): every buffer and output
+  // keeps its largest storage, and nothing it held for a larger batch may reach a smaller
+  // batch's results.
   const Shape in{2, 7, 6};
   const Conv2d<double> conv(in, ConvOptions{2, 3, 3, 1, 1});
   const Eigen::VectorXd params = random_values(conv.parameter_count(), 11);
   Workspace<double> shared;
-  const double* block = nullptr;
-  Index capacity = 0;
+  Tensor<double> out, grad_in;
+  std::vector<const double*> first_storage;
   for (const Index batch : {5, 2, 5}) {
     INFO("batch " << batch);
     const Tensor<double> x = random_tensor(in, batch, 20 + std::uint64_t(batch));
     const Tensor<double> r = random_tensor(conv.output_shape(), batch, 30 + std::uint64_t(batch));
-    Tensor<double> out, fresh_out, grad_in, fresh_grad_in;
+    Tensor<double> fresh_out, fresh_grad_in;
     Eigen::VectorXd grad(params.size()), fresh_grad(params.size());
     conv.forward(params.data(), x, out, shared);
     conv.backward(params.data(), x, out, r, &grad_in, grad.data(), shared);
     Workspace<double> fresh;
     conv.forward(params.data(), x, fresh_out, fresh);
     conv.backward(params.data(), x, fresh_out, r, &fresh_grad_in, fresh_grad.data(), fresh);
+    CHECK(out.data.rows() == 7 * 6 * batch);
     CHECK(out.data == fresh_out.data);
     CHECK(grad == fresh_grad);
     CHECK(grad_in.data == fresh_grad_in.data);
-    // The im2col block: 7·6 output pixels per sample, 2·3·3 taps; the first batch's
-    // storage serves all three.
-    REQUIRE(shared.growing.size() == 1);
-    CHECK(std::as_const(shared.growing[0]).view().rows() == 7 * 6 * batch);
-    if (!block) {
-      block = std::as_const(shared.growing[0]).view().data();
-      capacity = shared.growing[0].capacity();
-      CHECK(capacity == 7 * 6 * 5 * 18);
-    }
-    CHECK(std::as_const(shared.growing[0]).view().data() == block);
-    CHECK(shared.growing[0].capacity() == capacity);
+    // The im2col block (7·6 output pixels per sample, 2·3·3 taps), the padded input, ∇cols
+    // and the two tensors: the first batch's storage serves all three batches.
+    REQUIRE(shared.buffers.size() == 3);
+    CHECK(std::as_const(shared.buffers[0]).view().rows() == 7 * 6 * batch);
+    CHECK(shared.buffers[0].capacity() == 7 * 6 * 5 * 18);
+    CHECK(shared.buffers[1].capacity() == 9 * 8 * 2 * 5);  // padded: (7+2)·(6+2) per image
+    CHECK(out.capacity() == 7 * 6 * 5 * 3);
+    CHECK(grad_in.capacity() == 7 * 6 * 5 * 2);
+    const std::vector<const double*> storage{std::as_const(shared.buffers[0]).view().data(),
+                                             std::as_const(shared.buffers[1]).view().data(),
+                                             std::as_const(shared.buffers[2]).view().data(),
+                                             out.data.data(), grad_in.data.data()};
+    if (first_storage.empty()) first_storage = storage;
+    CHECK(storage == first_storage);
   }
 }

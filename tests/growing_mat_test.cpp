@@ -42,3 +42,68 @@ TEST_CASE("growing matrix: grows to the largest shape, keeps its storage when sm
   CHECK(larger.rows() == 51);
   larger.setZero();  // all 357 values are the matrix's own: `make sanitize` (ASan) checks it
 }
+
+TEST_CASE("tensor: its storage only grows; copies are deep, moves take the storage") {
+  Tensor<double> t;
+  t.resize({3, 4, 2}, 5);  // 4·2·5 rows, 3 channels
+  CHECK(t.data.rows() == 40);
+  CHECK(t.data.cols() == 3);
+  CHECK(t.capacity() == 120);
+  for (Index i = 0; i < t.data.size(); ++i) t.data.data()[i] = double(i);
+  const double* storage = t.data.data();
+
+  // A smaller batch: the same storage, the new shape.
+  t.resize({3, 4, 2}, 2);
+  CHECK(t.data.data() == storage);
+  CHECK(t.data.rows() == 16);
+  CHECK(t.batch == 2);
+  CHECK(t.capacity() == 120);
+
+  // A copy owns storage of its own, with equal values.
+  Tensor<double> copy = t;
+  CHECK(copy.data.data() != storage);
+  CHECK(copy.data.rows() == 16);
+  CHECK(copy.data == t.data);
+  copy.data(0, 0) = -1;
+  CHECK(t.data(0, 0) == 0);
+
+  // Copy assignment into a tensor of another shape takes the source's shape.
+  Tensor<double> other;
+  other.resize({1, 1, 1}, 1);
+  other = t;
+  CHECK(other.shape == t.shape);
+  CHECK(other.batch == 2);
+  CHECK(other.data == t.data);
+
+  // A move takes the storage: the view follows it, the source is left empty.
+  Tensor<double> moved = std::move(t);
+  CHECK(moved.data.data() == storage);
+  CHECK(moved.data.rows() == 16);
+  CHECK(moved.capacity() == 120);
+  CHECK(t.capacity() == 0);  // NOLINT(bugprone-use-after-move): the moved-from state
+  CHECK(t.data.size() == 0);
+  Tensor<double> assigned;
+  assigned = std::move(moved);
+  CHECK(assigned.data.data() == storage);
+  CHECK(assigned.data(3, 1) == 16 + 3);  // column 1 starts at value 16 of the 2-sample shape
+}
+
+TEST_CASE("tensor: an empty tensor copies, and a moved-from one is empty") {
+  const Tensor<float> empty;
+  Tensor<float> copy = empty;
+  CHECK(copy.data.size() == 0);
+  CHECK(copy.capacity() == 0);
+
+  Tensor<float> t;
+  t.resize({2, 3, 3}, 4);
+  Tensor<float> taken = std::move(t);
+  CHECK(taken.shape == Shape{2, 3, 3});
+  CHECK(taken.batch == 4);
+  CHECK(t.shape == Shape{});  // NOLINT(bugprone-use-after-move): the moved-from state
+  CHECK(t.batch == 0);
+  CHECK(t.data.size() == 0);
+  const Tensor<float> copy_of_moved = t;  // the shapes agree: no assertion, no values
+  CHECK(copy_of_moved.data.size() == 0);
+  t.resize({2, 3, 3}, 1);  // usable again
+  CHECK(t.capacity() == 18);
+}

@@ -4,7 +4,7 @@
 namespace dlsim::models::cnn {
 
 template <class T>
-void activate(Activation activation, const Mat<T>& z, Mat<T>& y) {
+void activate(Activation activation, const MatView<T>& z, MatView<T> y) {
   if (activation == Activation::relu)
     y = z.cwiseMax(T(0));
   else
@@ -12,7 +12,7 @@ void activate(Activation activation, const Mat<T>& z, Mat<T>& y) {
 }
 
 template <class T>
-void activation_backward(Activation activation, const Mat<T>& y, Mat<T>& grad) {
+void activation_backward(Activation activation, const MatView<T>& y, MatView<T> grad) {
   if (activation == Activation::relu)
     grad.array() *= (y.array() > T(0)).template cast<T>();
   else
@@ -23,7 +23,7 @@ template <class T>
 void ActivationLayer<T>::forward(const T* /*params*/, const Tensor<T>& in, Tensor<T>& out,
                                  Workspace<T>& /*ws*/) const {
   out.resize(shape_, in.batch);
-  activate(activation_, in.data, out.data);
+  activate<T>(activation_, in.data, out.data);
 }
 
 template <class T>
@@ -34,13 +34,13 @@ void ActivationLayer<T>::backward(const T* /*params*/, const Tensor<T>& /*in*/,
   if (!grad_in) return;
   grad_in->resize(shape_, out.batch);
   grad_in->data = grad_out.data;
-  activation_backward(activation_, out.data, grad_in->data);
+  activation_backward<T>(activation_, out.data, grad_in->data);
 }
 
-template void activate<float>(Activation, const Mat<float>&, Mat<float>&);
-template void activate<double>(Activation, const Mat<double>&, Mat<double>&);
-template void activation_backward<float>(Activation, const Mat<float>&, Mat<float>&);
-template void activation_backward<double>(Activation, const Mat<double>&, Mat<double>&);
+template void activate<float>(Activation, const MatView<float>&, MatView<float>);
+template void activate<double>(Activation, const MatView<double>&, MatView<double>);
+template void activation_backward<float>(Activation, const MatView<float>&, MatView<float>);
+template void activation_backward<double>(Activation, const MatView<double>&, MatView<double>);
 template class ActivationLayer<float>;
 template class ActivationLayer<double>;
 

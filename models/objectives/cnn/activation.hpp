@@ -33,12 +33,12 @@ class ActivationLayer final : public Layer<T> {
   Activation activation_;
 };
 
-/// y = act(z) elementwise, and g ⊙ act'(y) (in place on `grad`), shared with the
-/// residual block.
+/// y = act(z) elementwise (y may be z, and has z's shape), and g ⊙ act'(y) (in place on
+/// `grad`), shared with the residual block.
 template <class T>
-void activate(Activation activation, const Mat<T>& z, Mat<T>& y);
+void activate(Activation activation, const MatView<T>& z, MatView<T> y);
 template <class T>
-void activation_backward(Activation activation, const Mat<T>& y, Mat<T>& grad);
+void activation_backward(Activation activation, const MatView<T>& y, MatView<T> grad);
 
 extern template class ActivationLayer<float>;
 extern template class ActivationLayer<double>;

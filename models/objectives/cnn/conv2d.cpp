@@ -12,9 +12,9 @@ namespace {
 using Strided = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
 
 // Workspace slots.
-constexpr std::size_t kCols = 0;      // growing: im2col matrix (kept for ∇W)
-constexpr std::size_t kPadded = 0;    // zero-padded input (or its gradient)
-constexpr std::size_t kGradCols = 1;  // ∇cols
+constexpr std::size_t kCols = 0;      // im2col matrix (kept for ∇W)
+constexpr std::size_t kPadded = 1;    // zero-padded input (or its gradient)
+constexpr std::size_t kGradCols = 2;  // ∇cols
 
 }  // namespace
 
@@ -48,20 +48,19 @@ void Conv2d<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
   const Index batch = in.batch, k = o.kernel, s = o.stride, p = o.padding;
   const Index h = input_.height, w = input_.width, hp = h + 2 * p, wp = w + 2 * p;
   const Index ho = output_.height, wo = output_.width;
-  ws.buffers.resize(2);
-  ws.growing.resize(1);
+  ws.buffers.resize(3);
   // Zero-padded copy of the input: (Cin·B) images of wp × hp (x fastest).
   const T* source = in.data.data();
   if (p > 0) {
-    Mat<T>& padded = ws.buffers[kPadded];
-    padded.setZero(wp * hp, o.in_channels * batch);
+    auto padded = ws.buffers[kPadded].resize(wp * hp, o.in_channels * batch);
+    padded.setZero();
     for (Index q = 0; q < o.in_channels * batch; ++q)
       Eigen::Map<Mat<T>>(padded.col(q).data(), wp, hp).block(p, p, w, h) =
           Eigen::Map<const Mat<T>>(source + q * h * w, w, h);
     source = padded.data();
   }
   // im2col: column (c, ky, kx), rows of sample b = the strided wo × ho window.
-  auto cols = ws.growing[kCols].resize(ho * wo * batch, taps());
+  auto cols = ws.buffers[kCols].resize(ho * wo * batch, taps());
   for (Index c = 0; c < o.in_channels; ++c)
     for (Index ky = 0; ky < k; ++ky)
       for (Index kx = 0; kx < k; ++kx) {
@@ -86,22 +85,19 @@ void Conv2d<T>::backward(const T* params, const Tensor<T>& in, const Tensor<T>& 
   const Index batch = in.batch, k = o.kernel, s = o.stride, p = o.padding;
   const Index h = input_.height, w = input_.width, hp = h + 2 * p, wp = w + 2 * p;
   const Index ho = output_.height, wo = output_.width;
-  const auto cols = std::as_const(ws.growing[kCols]).view();
+  const auto cols = std::as_const(ws.buffers[kCols]).view();
   Eigen::Map<Mat<T>> grad_weights(grad_params, taps(), o.out_channels);
   grad_weights.noalias() = cols.transpose() * grad_out.data;
   Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(grad_params + grad_weights.size(),
                                                   o.out_channels) = grad_out.data.colwise().sum();
   if (!grad_in) return;
   const Eigen::Map<const Mat<T>> weights(params, taps(), o.out_channels);
-  Mat<T>& grad_cols = ws.buffers[kGradCols];
+  auto grad_cols = ws.buffers[kGradCols].resize(grad_out.data.rows(), taps());
   grad_cols.noalias() = grad_out.data * weights.transpose();
   // col2im: add every tap's window back into the (padded) input gradient.
   grad_in->resize(input_, batch);
-  Mat<T>& target = p > 0 ? ws.buffers[kPadded] : grad_in->data;
-  if (p > 0)
-    target.setZero(wp * hp, o.in_channels * batch);
-  else
-    target.setZero();
+  auto target = p > 0 ? ws.buffers[kPadded].resize(wp * hp, o.in_channels * batch) : grad_in->data;
+  target.setZero();
   T* dest = target.data();
   for (Index c = 0; c < o.in_channels; ++c)
     for (Index ky = 0; ky < k; ++ky)

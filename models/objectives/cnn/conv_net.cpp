@@ -30,7 +30,7 @@ Scratch<T>& scratch() {
 
 // Σ −log softmax(z_i)[y_i] and Σ [argmax z_i = y_i] over the rows of a logit block.
 template <class T>
-std::pair<double, double> block_sums(const cnn::Mat<T>& logits, const Vector& labels, Index r0,
+std::pair<double, double> block_sums(const cnn::MatView<T>& logits, const Vector& labels, Index r0,
                                      int classes) {
   double cross_entropy = 0, correct = 0;
   const Eigen::MatrixXd z = logits.template cast<double>();

@@ -25,20 +25,18 @@ template <class T>
 void Dense<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
                        Workspace<T>& ws) const {
   const Index batch = in.batch, hw = input_.pixels(), n = input_.size();
-  const Mat<T>* flat = &in.data;
   if (hw > 1) {
     ws.buffers.resize(2);
-    Mat<T>& f = ws.buffers[kFlat];
-    f.resize(batch, n);
+    auto f = ws.buffers[kFlat].resize(batch, n);
     for (Index c = 0; c < input_.channels; ++c)
       f.middleCols(c * hw, hw) =
           Eigen::Map<const Mat<T>>(in.data.col(c).data(), hw, batch).transpose();
-    flat = &f;
   }
+  const MatView<T> flat = hw > 1 ? ws.buffers[kFlat].view() : in.data;
   const Eigen::Map<const Mat<T>> weights(params, n, outputs_);
   const Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>> bias(params + n * outputs_, outputs_);
   out.resize(output_shape(), batch);
-  out.data.noalias() = *flat * weights;
+  out.data.noalias() = flat * weights;
   out.data.rowwise() += bias;
 }
 
@@ -47,7 +45,7 @@ void Dense<T>::backward(const T* params, const Tensor<T>& in, const Tensor<T>& /
                         const Tensor<T>& grad_out, Tensor<T>* grad_in, T* grad_params,
                         Workspace<T>& ws) const {
   const Index batch = in.batch, hw = input_.pixels(), n = input_.size();
-  const Mat<T>& flat = hw > 1 ? ws.buffers[kFlat] : in.data;
+  const MatView<T> flat = hw > 1 ? ws.buffers[kFlat].view() : in.data;
   Eigen::Map<Mat<T>> grad_weights(grad_params, n, outputs_);
   grad_weights.noalias() = flat.transpose() * grad_out.data;
   Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(grad_params + n * outputs_, outputs_) =
@@ -59,7 +57,7 @@ void Dense<T>::backward(const T* params, const Tensor<T>& in, const Tensor<T>& /
     grad_in->data.noalias() = grad_out.data * weights.transpose();
     return;
   }
-  Mat<T>& grad_flat = ws.buffers[kGradFlat];
+  auto grad_flat = ws.buffers[kGradFlat].resize(batch, n);
   grad_flat.noalias() = grad_out.data * weights.transpose();
   for (Index c = 0; c < input_.channels; ++c)
     Eigen::Map<Mat<T>>(grad_in->data.col(c).data(), hw, batch) =

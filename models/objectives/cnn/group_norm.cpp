@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace dlsim::models::cnn {
 
@@ -36,10 +37,8 @@ void GroupNorm<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& out,
   const Index hw = input_.pixels(), c = input_.channels, per_group = c / groups_;
   const T values = T(per_group * hw);
   ws.buffers.resize(2);
-  Mat<T>& normalized = ws.buffers[kNormalized];
-  Mat<T>& inv_std = ws.buffers[kInvStd];
-  normalized.resize(in.data.rows(), c);
-  inv_std.resize(in.batch, groups_);
+  auto normalized = ws.buffers[kNormalized].resize(in.data.rows(), c);
+  auto inv_std = ws.buffers[kInvStd].resize(in.batch, groups_);
   for (Index b = 0; b < in.batch; ++b)
     for (Index g = 0; g < groups_; ++g) {
       const auto x = in.data.block(b * hw, g * per_group, hw, per_group);
@@ -62,15 +61,15 @@ void GroupNorm<T>::backward(const T* params, const Tensor<T>& in, const Tensor<T
                             Workspace<T>& ws) const {
   const Index hw = input_.pixels(), c = input_.channels, per_group = c / groups_;
   const T values = T(per_group * hw);
-  const Mat<T>& normalized = ws.buffers[kNormalized];
-  const Mat<T>& inv_std = ws.buffers[kInvStd];
+  const auto normalized = std::as_const(ws.buffers[kNormalized]).view();
+  const auto inv_std = std::as_const(ws.buffers[kInvStd]).view();
   for (Index k = 0; k < c; ++k) {
     grad_params[k] = (grad_out.data.col(k).array() * normalized.col(k).array()).sum();
     grad_params[c + k] = grad_out.data.col(k).sum();
   }
   if (!grad_in) return;
   grad_in->resize(input_, in.batch);
-  Mat<T>& d = grad_in->data;  // ∂L/∂x̂ first, then ∂L/∂x in place
+  MatView<T>& d = grad_in->data;  // ∂L/∂x̂ first, then ∂L/∂x in place
   for (Index k = 0; k < c; ++k) d.col(k) = grad_out.data.col(k) * params[k];
   for (Index b = 0; b < in.batch; ++b)
     for (Index g = 0; g < groups_; ++g) {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -43,31 +44,31 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
-/// A batch in the channel-major batch layout: data is (H·W·batch) × C.
-template <class T>
-struct Tensor {
-  Mat<T> data;
-  Shape shape;
-  Index batch = 0;
-  void resize(Shape s, Index b) {
-    shape = s;
-    batch = b;
-    data.resize(s.pixels() * b, s.channels);
-  }
-};
-
 /// A column-major matrix whose storage only grows: resize() to fewer values keeps the
-/// allocation. For the largest buffers, which a thread otherwise frees and allocates again
-/// whenever its block size changes (an evaluation's full blocks and a range's last,
-/// shorter one; a gradient's batch and an evaluation's block): LeNet-5's im2col block is
-/// 39 MB, above glibc's mmap threshold, so each time it was mapped and faulted in anew,
-/// and the memory freed meanwhile stayed with the allocator. Read through Maps aligned as
-/// an Eigen matrix's own storage (Eigen::AlignedMax), so products take the same paths.
+/// allocation. Every buffer and output tensor of a layer lives in one: a thread
+/// alternates between block sizes (an evaluation's full blocks and a range's last, shorter
+/// one; a gradient's batch and an evaluation's block), and with Eigen matrices each change
+/// freed and allocated every buffer again. LeNet-5's im2col block is 39 MB, above glibc's
+/// mmap threshold, so it was mapped and faulted in anew each time; the smaller ones came
+/// back from a heap top the allocator had trimmed meanwhile, faulted in again too. Read
+/// through Maps aligned as an Eigen matrix's own storage (Eigen::AlignedMax), so every
+/// expression takes the same paths and gives the same bits.
 template <class T>
 class GrowingMat {
  public:
   using View = Eigen::Map<Mat<T>, Eigen::AlignedMax>;
   using ConstView = Eigen::Map<const Mat<T>, Eigen::AlignedMax>;
+
+  GrowingMat() = default;
+  GrowingMat(GrowingMat&& other) noexcept { *this = std::move(other); }
+  GrowingMat& operator=(GrowingMat&& other) noexcept {
+    if (this == &other) return *this;
+    storage_ = std::move(other.storage_);
+    rows_ = std::exchange(other.rows_, 0);
+    cols_ = std::exchange(other.cols_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
 
   /// Sets the shape; the values are unspecified (as after Mat<T>::resize).
   View resize(Index rows, Index cols) {
@@ -95,12 +96,63 @@ class GrowingMat {
   Index rows_ = 0, cols_ = 0, capacity_ = 0;
 };
 
+/// What a Tensor's data and a workspace buffer are read and written through.
+template <class T>
+using MatView = typename GrowingMat<T>::View;
+
+/// A batch in the channel-major batch layout: data is (H·W·batch) × C, a view of storage
+/// that only grows (GrowingMat). resize() sets the shape before anything is written:
+/// assigning to `data` copies values and needs equal shapes (a Map's assignment). Copies
+/// are deep; a move takes the storage and leaves the source empty.
+template <class T>
+class Tensor {
+ public:
+  MatView<T> data{nullptr, 0, 0};
+  Shape shape;
+  Index batch = 0;
+
+  Tensor() = default;
+  Tensor(const Tensor& other) { *this = other; }
+  Tensor(Tensor&& other) noexcept { *this = std::move(other); }
+  Tensor& operator=(const Tensor& other) {
+    if (this == &other) return *this;
+    shape = other.shape;
+    batch = other.batch;
+    rebind(storage_.resize(other.data.rows(), other.data.cols()));
+    data = other.data;
+    return *this;
+  }
+  Tensor& operator=(Tensor&& other) noexcept {
+    if (this == &other) return *this;
+    storage_ = std::move(other.storage_);
+    shape = std::exchange(other.shape, Shape{});
+    batch = std::exchange(other.batch, 0);
+    rebind(storage_.view());
+    other.rebind(other.storage_.view());
+    return *this;
+  }
+
+  void resize(Shape s, Index b) {
+    shape = s;
+    batch = b;
+    rebind(storage_.resize(s.pixels() * b, s.channels));
+  }
+  /// Values allocated (what the memory estimate counts).
+  Index capacity() const { return storage_.capacity(); }
+
+ private:
+  // A Map's operator= copies values; a new view is placed over the old one instead
+  // (Eigen's documented way to point a Map elsewhere).
+  void rebind(MatView<T> view) { new (&data) MatView<T>(view.data(), view.rows(), view.cols()); }
+
+  GrowingMat<T> storage_;
+};
+
 /// What a layer keeps between forward and backward (per thread), and nested workspaces
 /// of composite layers.
 template <class T>
 struct Workspace {
-  std::vector<Mat<T>> buffers;
-  std::vector<GrowingMat<T>> growing;  // the largest buffers (GrowingMat)
+  std::vector<GrowingMat<T>> buffers;
   std::vector<Tensor<T>> tensors;
   std::vector<Workspace> children;
 };

@@ -28,8 +28,8 @@ std::vector<TensorInfo> Network<T>::tensors() const {
 }
 
 template <class T>
-const Mat<T>& Network<T>::forward(const T* params, const Eigen::Ref<const Matrix>& x,
-                                  NetworkScratch<T>& s) const {
+const MatView<T>& Network<T>::forward(const T* params, const Eigen::Ref<const Matrix>& x,
+                                      NetworkScratch<T>& s) const {
   const Index batch = x.rows(), hw = input_.pixels();
   if (x.cols() != input_.size())
     throw std::invalid_argument("network: samples have " + std::to_string(x.cols()) +
@@ -51,7 +51,7 @@ const Mat<T>& Network<T>::forward(const T* params, const Eigen::Ref<const Matrix
 template <class T>
 double Network<T>::gradient(const T* params, const Eigen::Ref<const Matrix>& x,
                             const std::vector<int>& labels, T* grad, NetworkScratch<T>& s) const {
-  const Mat<T>& logits = forward(params, x, s);
+  const MatView<T>& logits = forward(params, x, s);
   const Index batch = x.rows();
   // Head: P = softmax(logits) row-wise; loss = mean −log P[y]; G = (P − Y)/B.
   Mat<T>& p = s.probabilities;
@@ -100,9 +100,8 @@ namespace {
 template <class T>
 Index workspace_values(const Workspace<T>& ws) {
   Index n = 0;
-  for (const Mat<T>& b : ws.buffers) n += b.size();
-  for (const GrowingMat<T>& b : ws.growing) n += b.capacity();
-  for (const Tensor<T>& t : ws.tensors) n += t.data.size();
+  for (const GrowingMat<T>& b : ws.buffers) n += b.capacity();
+  for (const Tensor<T>& t : ws.tensors) n += t.capacity();
   for (const Workspace<T>& child : ws.children) n += workspace_values(child);
   return n;
 }
@@ -112,8 +111,8 @@ Index workspace_values(const Workspace<T>& ws) {
 template <class T>
 Index scratch_values(const NetworkScratch<T>& s) {
   Index n =
-      s.input.data.size() + s.probabilities.size() + s.grad[0].data.size() + s.grad[1].data.size();
-  for (const Tensor<T>& a : s.activations) n += a.data.size();
+      s.input.capacity() + s.probabilities.size() + s.grad[0].capacity() + s.grad[1].capacity();
+  for (const Tensor<T>& a : s.activations) n += a.capacity();
   for (const Workspace<T>& ws : s.workspaces) n += workspace_values(ws);
   return n;
 }

@@ -50,8 +50,8 @@ class Network {
 
   /// Logits (B × classes) of the rows of `x` (B × C·H·W, each row a sample in (c, y, x)
   /// order, as data sets store images).
-  const Mat<T>& forward(const T* params, const Eigen::Ref<const Matrix>& x,
-                        NetworkScratch<T>& s) const;
+  const MatView<T>& forward(const T* params, const Eigen::Ref<const Matrix>& x,
+                            NetworkScratch<T>& s) const;
   /// Mean cross-entropy over the rows of `x` with class indices `labels`; its gradient
   /// into `grad` (parameter_count() entries, overwritten). Returns the loss.
   double gradient(const T* params, const Eigen::Ref<const Matrix>& x,

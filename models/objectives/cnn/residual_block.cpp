@@ -83,7 +83,7 @@ void ResidualBlock<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& 
   Tensor<T>& a = ws.tensors[kA];
   Tensor<T>& z = ws.tensors[kZ];
   conv_a_.forward(params, in, a, ws.children[kConvA]);
-  activate(Activation::relu, a.data, a.data);
+  activate<T>(Activation::relu, a.data, a.data);
   conv_b_.forward(params_b, a, z, ws.children[kConvB]);
   if (projection_) {
     Tensor<T>& shortcut = ws.tensors[kShortcut];
@@ -99,7 +99,7 @@ void ResidualBlock<T>::forward(const T* params, const Tensor<T>& in, Tensor<T>& 
     z.data += in.data;
   }
   out.resize(z.shape, z.batch);
-  activate(Activation::relu, z.data, out.data);
+  activate<T>(Activation::relu, z.data, out.data);
 }
 
 template <class T>
@@ -114,10 +114,10 @@ void ResidualBlock<T>::backward(const T* params, const Tensor<T>& in, const Tens
   Tensor<T>& grad_a = ws.tensors[kGradA];
   grad_z.resize(out.shape, out.batch);
   grad_z.data = grad_out.data;
-  activation_backward(Activation::relu, out.data, grad_z.data);
+  activation_backward<T>(Activation::relu, out.data, grad_z.data);
   conv_b_.backward(params_b, a, ws.tensors[kZ], grad_z, &grad_a, grad_params + size_a,
                    ws.children[kConvB]);
-  activation_backward(Activation::relu, a.data, grad_a.data);
+  activation_backward<T>(Activation::relu, a.data, grad_a.data);
   conv_a_.backward(params, in, a, grad_a, grad_in, grad_params, ws.children[kConvA]);
   if (projection_) {
     Tensor<T>& grad_short = ws.tensors[kGradShort];
