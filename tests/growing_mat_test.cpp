@@ -1,5 +1,6 @@
 // cnn::GrowingMat (models/objectives/cnn/layer.hpp): its storage grows and never shrinks,
-// keeps its place when the shape gets smaller, and is aligned as an Eigen matrix's own.
+// keeps its place when the shape gets smaller, and is aligned as an Eigen matrix's own; and
+// cnn::Tensor, whose data is a view of one (copies deep, moves taking the storage).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
