@@ -103,7 +103,7 @@ TEST_CASE("tensor: an empty tensor copies, and a moved-from one is empty") {
   CHECK(t.shape == Shape{});  // NOLINT(bugprone-use-after-move): the moved-from state
   CHECK(t.batch == 0);
   CHECK(t.data.size() == 0);
-  const Tensor<float> copy_of_moved = t;  // the shapes agree: no assertion, no values
+  const Tensor<float> copy_of_moved = t;  // takes the source view's 0 × 0 shape
   CHECK(copy_of_moved.data.size() == 0);
   t.resize({2, 3, 3}, 1);  // usable again
   CHECK(t.capacity() == 18);
