@@ -11,12 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "models/data/mapped_file.hpp"
 #include "models/data/mapped_file_fault.hpp"
@@ -121,6 +124,39 @@ TEST_CASE("mapped file: a read past a truncation is one line naming the file and
   CHECK(end.stderr == "dlsim: error: " + path +
                           ": the file could no longer be read during the run (another program "
                           "truncated it, or the disk failed); the run cannot go on\n");
+}
+
+// The run's threads may all read the truncated file at once (an evaluation's chunks): each
+// faults, and only one may report, or stderr gets the line twice (or two interleaved).
+TEST_CASE("mapped file: threads faulting at once give one line between them") {
+  const auto path = file_of("truncated_threads", 3 * kPage);
+  constexpr int kThreads = 8;
+  for (int round = 0; round < 20; ++round) {
+    const ChildEnd end = in_child([&] {
+      dlsim::models::report_faults_in_mapped_files();
+      const MappedFile m(path);
+      if (read_byte(m.data(), 2 * kPage) != 'x') ::_exit(3);
+      std::filesystem::resize_file(path, 0);
+      std::atomic<int> ready{0};
+      std::vector<std::thread> threads;
+      for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&] {
+          ready.fetch_add(1);
+          while (ready.load() < kThreads) {
+          }
+          read_byte(m.data(), 2 * kPage);  // faults, in every thread at about once
+        });
+      for (auto& thread : threads) thread.join();
+    });
+    INFO("round " << round);
+    REQUIRE(WIFEXITED(end.status));
+    CHECK(WEXITSTATUS(end.status) == 1);
+    REQUIRE(end.stderr == "dlsim: error: " + path +
+                              ": the file could no longer be read during the run (another "
+                              "program truncated it, or the disk failed); the run cannot go "
+                              "on\n");
+    std::ofstream(path, std::ios::binary) << std::string(3 * kPage, 'x');
+  }
 }
 
 TEST_CASE("mapped file: any other SIGBUS keeps its default action under the report") {

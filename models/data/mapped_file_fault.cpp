@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "models/data/mapped_file.hpp"
@@ -22,9 +23,17 @@ void write_text(const char* text) noexcept {
   }
 }
 
+// Set by the first thread to report. Threads that read the truncated file at once (an
+// evaluation's chunks) all fault; one line is enough, and two would interleave.
+std::atomic<bool> reported{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "a handler may only touch lock-free atomics");
+
 void on_bus_error(int signal_number, siginfo_t* info, void* /*context*/) {
   // si_code > 0: a fault, whose si_addr is the address read (a sent signal has none).
   if (const char* path = info->si_code > 0 ? MappedFile::path_at(info->si_addr) : nullptr) {
+    // The others wait for the reporter's _exit, which ends every thread.
+    if (reported.exchange(true))
+      for (;;) ::pause();
     write_text("dlsim: error: ");
     write_text(path);
     write_text(
