@@ -8,6 +8,9 @@
 //   build/bin/gradient_bench --benchmark_filter=Evaluation --benchmark_repetitions=3
 // BM_CodedRowsTimes times the byte-code product with either kernel:
 //   build/bin/gradient_bench --benchmark_filter=CodedRowsTimes --benchmark_repetitions=5
+// BM_DenseProduct times the dense layers' product x·W (1,024 rows, an evaluation's block) by
+// Eigen's SSE2 GEMM or the AVX-512 kernel that keeps its bits:
+//   build/bin/gradient_bench --benchmark_filter=DenseProduct --benchmark_repetitions=5
 // Random data of the real shape (784 features, 10 classes) is used, so the benchmark
 // does not need the data set installed; the math does not depend on the values.
 #include <benchmark/benchmark.h>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "models/cpu/avx512.hpp"
+#include "models/cpu/dense_product.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/logistic.hpp"
 #include "models/objectives/mlp.hpp"
@@ -239,6 +243,31 @@ void BM_CodedRowsTimes(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kEvalRows * kFeatures);
 }
 
+// x·W for a 1,024-row block of x (depth range(1)) and W of range(2) columns: softmax's
+// logits (784, 10) and an MLP's layers (784, 128 and 128, 10), by Eigen's product
+// (range(0) = 0) or the AVX-512 kernel (1). Reported: multiply-adds per second.
+void BM_DenseProduct(benchmark::State& state) {
+  constexpr Index kBlockRows = 1024;
+  const bool avx512 = state.range(0) == 1;
+  const Index depth = state.range(1), cols = state.range(2);
+  if (avx512 && !dlsim::models::avx512_available()) {
+    state.SkipWithError("no AVX-512 on this processor");
+    return;
+  }
+  std::mt19937_64 rng(10);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  Matrix x(kBlockRows, depth);
+  for (Index i = 0; i < x.size(); ++i) x.data()[i] = value(rng);
+  std::vector<double> w(std::size_t(depth * cols));
+  for (double& v : w) v = value(rng);
+  Matrix out;
+  for (auto _ : state) {
+    dlsim::models::dense_product::multiply(x, w.data(), cols, out, avx512);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kBlockRows * depth * cols);
+}
+
 BENCHMARK(BM_SoftmaxGradient)->Arg(32)->Arg(256);
 BENCHMARK(BM_GemmSoftmaxShape)->Arg(32)->Arg(256);
 BENCHMARK(BM_MlpGradient)->Arg(32)->Arg(256);
@@ -249,5 +278,11 @@ BENCHMARK(BM_Evaluation)
     ->ArgNames({"softmax", "float32"})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CodedRowsTimes)->ArgName("avx512")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DenseProduct)
+    ->ArgsProduct({{0, 1}, {784}, {10, 128}})
+    ->Args({0, 128, 10})
+    ->Args({1, 128, 10})
+    ->ArgNames({"avx512", "depth", "cols"})
+    ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

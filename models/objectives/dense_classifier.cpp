@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "models/cpu/dense_product.hpp"
 #include "models/data/labels.hpp"
 #include "models/objectives/batch.hpp"
 #include "models/objectives/counts.hpp"
@@ -112,12 +113,12 @@ const Matrix& DenseClassifier::forward(const Vector& w, const Eigen::Ref<const M
   s.h.resize(layers_.size());
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     const Layer& layer = layers_[l];
-    const WeightMap weights(w.data() + layer.weights, layer.in, layer.out);
     Matrix& out = s.h[l];
+    // out = input · weights, Eigen's bits (dense_product.hpp).
     if (l == 0)
-      out.noalias() = x * weights;
+      dense_product::multiply(x, w.data() + layer.weights, layer.out, out);
     else
-      out.noalias() = s.h[l - 1] * weights;
+      dense_product::multiply(s.h[l - 1], w.data() + layer.weights, layer.out, out);
     if (bias_) out.rowwise() += BiasMap(w.data() + layer.bias, layer.out).transpose();
     if (!layer.hidden) continue;
     if (activation_ == Activation::relu)
@@ -183,8 +184,8 @@ void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<c
   for (std::size_t l = layers_.size(); l-- > 0;) {
     const Layer& layer = layers_[l];
     const Matrix& input = l == 0 ? s.x : s.h[l - 1];
-    Eigen::Map<Eigen::MatrixXd> grad_weights(grad.data() + layer.weights, layer.in, layer.out);
-    grad_weights.noalias() = input.transpose() * *g;
+    // ∇W = inputᵀ · G, Eigen's bits (dense_product.hpp).
+    dense_product::multiply_transposed(input, *g, grad.data() + layer.weights);
     if (bias_)
       Eigen::Map<Vector>(grad.data() + layer.bias, layer.out) = g->colwise().sum().transpose();
     if (l == 0) break;

@@ -1,0 +1,349 @@
+// The dense layers' product (dense_product.hpp). Lanes are outputs: a sample's row of x is
+// read along k, each x value broadcast and multiplied by eight outputs' weights at once
+// (Wᵀ packed k-major, eight outputs to a vector), four samples at a time. The one-packet
+// outputs' even/odd split is kept with masked adds, so that each lane gets exactly the
+// adds Eigen's kernel gives that element, in its order. Compiled with -ffp-contract=off
+// (CMakeLists.txt): a product and the add after it stay two roundings.
+#include "models/cpu/dense_product.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define DLSIM_DENSE_AVX512 1
+#define DLSIM_AVX512 __attribute__((target("avx512f")))
+#endif
+
+namespace dlsim::models::dense_product {
+
+namespace {
+
+// The blocking Eigen's product of a row-major out = x·W uses (its gemm_blocking_space:
+// mc over the outputs, nc over the samples, as it computes outᵀ = Wᵀ·xᵀ). This file is
+// compiled for the baseline target, as Eigen's product is, so the sizes are its own.
+struct Blocking {
+  Index kc, mc, nc;
+};
+
+Blocking eigen_blocking(Index rows, Index depth, Index cols) {
+  Blocking b{depth, cols, rows};
+  Eigen::internal::computeProductBlockingSizes<double, double, 1>(b.kc, b.mc, b.nc, Index(1));
+  return b;
+}
+
+bool blocked_product(Index rows, Index depth, Index cols) {
+  return rows >= 2 && cols >= 2 && depth >= 1 && depth + rows + cols >= 20;
+}
+
+#ifdef DLSIM_DENSE_AVX512
+
+constexpr Index kLanes = 8;  // outputs per vector
+constexpr int kSamples = 4;  // samples at once
+constexpr Index kPeel = 8;   // Eigen's k unrolling in the one-packet path (its pk)
+
+// Per-thread scratch: Wᵀ packed k-major, `padded` values a k (zeros past cols).
+std::vector<double>& packed_scratch() {
+  static thread_local std::vector<double> packed;
+  return packed;
+}
+
+// The outputs [v0·8, v0·8 + NV·8) of S samples over the depth block [k0, k0 + depth):
+// out_row += the block's sums. `split` marks the lanes that sum even and odd k apart over
+// the first `peeled` k (zero when these samples take the plain order); `valid` the lanes
+// that are outputs.
+template <int S, int NV>
+DLSIM_AVX512 void block_sums(const double* const* x, Index k0, Index depth, Index peeled,
+                             const double* packed, Index padded, Index v0, const __mmask8* split,
+                             const __mmask8* valid, double* const* out_rows) {
+  __m512d acc[S][NV], odd[S][NV];
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < NV; ++v) acc[s][v] = odd[s][v] = _mm512_setzero_pd();
+  Index t = 0;
+  bool any_split = false;
+  for (int v = 0; v < NV; ++v) any_split |= split[v] != 0;
+  if (any_split) {
+    __mmask8 plain[NV];
+    for (int v = 0; v < NV; ++v) plain[v] = __mmask8(~split[v]);
+    for (; t < peeled; t += 2) {
+      const double* w_even = packed + (k0 + t) * padded + v0 * kLanes;
+      const double* w_odd = w_even + padded;
+      __m512d we[NV], wo[NV];
+      for (int v = 0; v < NV; ++v) {
+        we[v] = _mm512_loadu_pd(w_even + v * kLanes);
+        wo[v] = _mm512_loadu_pd(w_odd + v * kLanes);
+      }
+      for (int s = 0; s < S; ++s) {
+        const __m512d xe = _mm512_set1_pd(x[s][k0 + t]);
+        const __m512d xo = _mm512_set1_pd(x[s][k0 + t + 1]);
+        for (int v = 0; v < NV; ++v) {
+          acc[s][v] = _mm512_add_pd(acc[s][v], _mm512_mul_pd(xe, we[v]));
+          const __m512d p = _mm512_mul_pd(xo, wo[v]);
+          acc[s][v] = _mm512_mask_add_pd(acc[s][v], plain[v], acc[s][v], p);
+          odd[s][v] = _mm512_mask_add_pd(odd[s][v], split[v], odd[s][v], p);
+        }
+      }
+    }
+    for (int s = 0; s < S; ++s)
+      for (int v = 0; v < NV; ++v)
+        acc[s][v] = _mm512_mask_add_pd(acc[s][v], split[v], acc[s][v], odd[s][v]);
+  }
+  for (; t < depth; ++t) {
+    const double* wt = packed + (k0 + t) * padded + v0 * kLanes;
+    __m512d w[NV];
+    for (int v = 0; v < NV; ++v) w[v] = _mm512_loadu_pd(wt + v * kLanes);
+    for (int s = 0; s < S; ++s) {
+      const __m512d xs = _mm512_set1_pd(x[s][k0 + t]);
+      for (int v = 0; v < NV; ++v) acc[s][v] = _mm512_add_pd(acc[s][v], _mm512_mul_pd(xs, w[v]));
+    }
+  }
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < NV; ++v) {
+      double* o = out_rows[s] + (v0 + v) * kLanes;
+      const __m512d total = _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[s][v]);
+      _mm512_mask_storeu_pd(o, valid[v], total);
+    }
+}
+
+template <int S>
+DLSIM_AVX512 void samples_block(const double* const* x, Index k0, Index depth, Index peeled,
+                                const double* packed, Index padded, Index vectors,
+                                const __mmask8* split, const __mmask8* valid,
+                                double* const* out_rows) {
+  Index v = 0;
+  for (; v + 2 <= vectors; v += 2)
+    block_sums<S, 2>(x, k0, depth, peeled, packed, padded, v, split + v, valid + v, out_rows);
+  if (v < vectors)
+    block_sums<S, 1>(x, k0, depth, peeled, packed, padded, v, split + v, valid + v, out_rows);
+}
+
+DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const double* w, Index cols,
+                                  Matrix& out) {
+  const Index rows = x.rows(), depth = x.cols();
+  const Blocking blocking = eigen_blocking(rows, depth, cols);
+  const Index vectors = (cols + kLanes - 1) / kLanes, padded = vectors * kLanes;
+
+  // Wᵀ k-major: packed[k·padded + j] = W(k, j).
+  std::vector<double>& packed = packed_scratch();
+  packed.assign(std::size_t(depth * padded), 0.0);
+  for (Index j = 0; j < cols; ++j)
+    for (Index k = 0; k < depth; ++k) packed[std::size_t(k * padded + j)] = w[j * depth + k];
+
+  // Which outputs split even and odd k (per mc block of outputs), and which lanes exist.
+  std::vector<__mmask8> split(std::size_t(vectors), 0), valid(std::size_t(vectors), 0);
+  for (Index i2 = 0; i2 < cols; i2 += blocking.mc) {
+    const Index in_block = std::min(blocking.mc, cols - i2);
+    const Index first = in_block / 4 * 4, end = first + (in_block - first) / 2 * 2;
+    for (Index j = i2 + first; j < i2 + end; ++j)
+      split[std::size_t(j / kLanes)] |= __mmask8(1u << (j % kLanes));
+  }
+  for (Index j = 0; j < cols; ++j) valid[std::size_t(j / kLanes)] |= __mmask8(1u << (j % kLanes));
+  const std::vector<__mmask8> no_split(std::size_t(vectors), 0);
+
+  out.setZero(rows, cols);
+  for (Index j2 = 0; j2 < rows; j2 += blocking.nc) {
+    const Index width = std::min(blocking.nc, rows - j2), splitting = j2 + width / 4 * 4;
+    for (Index i = j2; i < j2 + width;) {
+      // Samples below `splitting` take the split order, the (width mod 4) after it not.
+      const Index end = i < splitting ? splitting : j2 + width;
+      const int s = int(std::min<Index>(kSamples, end - i));
+      const double* x_rows[kSamples];
+      double* out_rows[kSamples];
+      for (int r = 0; r < s; ++r) {
+        x_rows[r] = x.data() + (i + r) * x.outerStride();
+        out_rows[r] = out.data() + (i + r) * cols;
+      }
+      const __mmask8* masks = i < splitting ? split.data() : no_split.data();
+      for (Index k0 = 0; k0 < depth; k0 += blocking.kc) {
+        const Index block = std::min(blocking.kc, depth - k0), peeled = block & ~(kPeel - 1);
+        switch (s) {
+          case 4:
+            samples_block<4>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
+                             valid.data(), out_rows);
+            break;
+          case 3:
+            samples_block<3>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
+                             valid.data(), out_rows);
+            break;
+          case 2:
+            samples_block<2>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
+                             valid.data(), out_rows);
+            break;
+          default:
+            samples_block<1>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
+                             valid.data(), out_rows);
+            break;
+        }
+      }
+      i += s;
+    }
+  }
+}
+
+// xᵀ·g, lanes are x's columns (the product's rows), read straight from x's rows: the
+// features [f0, f0 + V·8) of the columns [j0, j0 + NC) of out over the depth block
+// [k0, k0 + depth). split[v·NC + c]: the lanes of vector v that split even and odd k in
+// column c; valid[v]: the lanes that are features.
+template <int V, int NC>
+DLSIM_AVX512 void column_sums(const double* x, Index x_stride, const double* g, Index g_stride,
+                              Index f0, Index j0, Index k0, Index depth, Index peeled,
+                              const __mmask8* split, const __mmask8* valid, double* out,
+                              Index out_stride) {
+  __m512d acc[V][NC], odd[V][NC];
+  for (int v = 0; v < V; ++v)
+    for (int c = 0; c < NC; ++c) acc[v][c] = odd[v][c] = _mm512_setzero_pd();
+  Index t = 0;
+  bool any_split = false;
+  for (int i = 0; i < V * NC; ++i) any_split |= split[i] != 0;
+  if (any_split) {
+    for (; t < peeled; t += 2) {
+      const double* x_even = x + (k0 + t) * x_stride + f0;
+      const double* g_even = g + (k0 + t) * g_stride + j0;
+      __m512d xe[V], xo[V];
+      for (int v = 0; v < V; ++v) {
+        xe[v] = _mm512_maskz_loadu_pd(valid[v], x_even + v * kLanes);
+        xo[v] = _mm512_maskz_loadu_pd(valid[v], x_even + x_stride + v * kLanes);
+      }
+      for (int c = 0; c < NC; ++c) {
+        const __m512d ge = _mm512_set1_pd(g_even[c]);
+        const __m512d go = _mm512_set1_pd(g_even[g_stride + c]);
+        for (int v = 0; v < V; ++v) {
+          const __mmask8 m = split[v * NC + c];
+          acc[v][c] = _mm512_add_pd(acc[v][c], _mm512_mul_pd(xe[v], ge));
+          const __m512d p = _mm512_mul_pd(xo[v], go);
+          acc[v][c] = _mm512_mask_add_pd(acc[v][c], __mmask8(~m), acc[v][c], p);
+          odd[v][c] = _mm512_mask_add_pd(odd[v][c], m, odd[v][c], p);
+        }
+      }
+    }
+    for (int v = 0; v < V; ++v)
+      for (int c = 0; c < NC; ++c)
+        acc[v][c] = _mm512_mask_add_pd(acc[v][c], split[v * NC + c], acc[v][c], odd[v][c]);
+  }
+  for (; t < depth; ++t) {
+    const double* xt = x + (k0 + t) * x_stride + f0;
+    const double* gt = g + (k0 + t) * g_stride + j0;
+    __m512d xv[V];
+    for (int v = 0; v < V; ++v) xv[v] = _mm512_maskz_loadu_pd(valid[v], xt + v * kLanes);
+    for (int c = 0; c < NC; ++c) {
+      const __m512d gc = _mm512_set1_pd(gt[c]);
+      for (int v = 0; v < V; ++v) acc[v][c] = _mm512_add_pd(acc[v][c], _mm512_mul_pd(xv[v], gc));
+    }
+  }
+  for (int c = 0; c < NC; ++c)
+    for (int v = 0; v < V; ++v) {
+      double* o = out + (j0 + c) * out_stride + f0 + v * kLanes;
+      const __m512d total = _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[v][c]);
+      _mm512_mask_storeu_pd(o, valid[v], total);
+    }
+}
+
+template <int V>
+DLSIM_AVX512 void columns_of(const double* x, Index x_stride, const double* g, Index g_stride,
+                             Index f0, Index j_begin, Index j_end, Index k0, Index depth,
+                             Index peeled, const __mmask8* lane_split, Index split_end,
+                             const __mmask8* valid, double* out, Index out_stride) {
+  constexpr int kColumns = 4;
+  __mmask8 split[V * kColumns];
+  for (Index j0 = j_begin; j0 < j_end; j0 += kColumns) {
+    const int nc = int(std::min<Index>(kColumns, j_end - j0));
+    // Columns below split_end split the split lanes; the block's last (width mod 4) not.
+    for (int v = 0; v < V; ++v)
+      for (int c = 0; c < nc; ++c) split[v * nc + c] = j0 + c < split_end ? lane_split[v] : 0;
+    switch (nc) {
+      case 4:
+        column_sums<V, 4>(x, x_stride, g, g_stride, f0, j0, k0, depth, peeled, split, valid, out,
+                          out_stride);
+        break;
+      case 3:
+        column_sums<V, 3>(x, x_stride, g, g_stride, f0, j0, k0, depth, peeled, split, valid, out,
+                          out_stride);
+        break;
+      case 2:
+        column_sums<V, 2>(x, x_stride, g, g_stride, f0, j0, k0, depth, peeled, split, valid, out,
+                          out_stride);
+        break;
+      default:
+        column_sums<V, 1>(x, x_stride, g, g_stride, f0, j0, k0, depth, peeled, split, valid, out,
+                          out_stride);
+        break;
+    }
+  }
+}
+
+DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
+                                             const Eigen::Ref<const Matrix>& g, double* out) {
+  const Index depth = x.rows(), rows = x.cols(), cols = g.cols();
+  Index kc = depth, mc = rows, nc = cols;  // Eigen's column-major product: no transposition
+  Eigen::internal::computeProductBlockingSizes<double, double, 1>(kc, mc, nc, Index(1));
+  const Index vectors = (rows + kLanes - 1) / kLanes;
+
+  std::vector<__mmask8> split(std::size_t(vectors), 0), valid(std::size_t(vectors), 0);
+  for (Index i2 = 0; i2 < rows; i2 += mc) {
+    const Index in_block = std::min(mc, rows - i2);
+    const Index first = in_block / 4 * 4, end = first + (in_block - first) / 2 * 2;
+    for (Index i = i2 + first; i < i2 + end; ++i)
+      split[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
+  }
+  for (Index i = 0; i < rows; ++i) valid[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
+
+  std::fill(out, out + rows * cols, 0.0);
+  for (Index j2 = 0; j2 < cols; j2 += nc) {
+    const Index width = std::min(nc, cols - j2), split_end = j2 + width / 4 * 4;
+    for (Index k0 = 0; k0 < depth; k0 += kc) {
+      const Index block = std::min(kc, depth - k0), peeled = block & ~(kPeel - 1);
+      Index v = 0;
+      for (; v + 2 <= vectors; v += 2)
+        columns_of<2>(x.data(), x.outerStride(), g.data(), g.outerStride(), v * kLanes, j2,
+                      j2 + width, k0, block, peeled, split.data() + v, split_end, valid.data() + v,
+                      out, rows);
+      if (v < vectors)
+        columns_of<1>(x.data(), x.outerStride(), g.data(), g.outerStride(), v * kLanes, j2,
+                      j2 + width, k0, block, peeled, split.data() + v, split_end, valid.data() + v,
+                      out, rows);
+    }
+  }
+}
+
+#endif  // DLSIM_DENSE_AVX512
+
+}  // namespace
+
+bool vectorized(Index rows, Index depth, Index cols, bool vector) {
+#ifdef DLSIM_DENSE_AVX512
+  return vector && blocked_product(rows, depth, cols);
+#else
+  (void)vector;
+  (void)rows, (void)depth, (void)cols;
+  return false;
+#endif
+}
+
+bool vectorized_transposed(Index rows, Index depth, Index cols, bool vector) {
+  // Eigen's product xᵀ·g has x.cols() × g.cols() elements and depth x.rows().
+  return vectorized(depth, rows, cols, vector);
+}
+
+void multiply_transposed(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Matrix>& g,
+                         double* out, bool vector) {
+#ifdef DLSIM_DENSE_AVX512
+  if (vectorized_transposed(x.rows(), x.cols(), g.cols(), vector)) {
+    multiply_transposed_avx512(x, g, out);
+    return;
+  }
+#endif
+  Eigen::Map<Eigen::MatrixXd>(out, x.cols(), g.cols()).noalias() = x.transpose() * g;
+}
+
+void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Matrix& out,
+              bool vector) {
+#ifdef DLSIM_DENSE_AVX512
+  if (vectorized(x.rows(), x.cols(), cols, vector)) {
+    multiply_avx512(x, w, cols, out);
+    return;
+  }
+#endif
+  out.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w, x.cols(), cols);
+}
+
+}  // namespace dlsim::models::dense_product

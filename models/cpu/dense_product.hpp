@@ -1,0 +1,50 @@
+// out = x·W for the dense layers (DenseClassifier: x a block of samples, row-major; W a
+// layer's weights, fan_in × fan_out, column-major), eight outputs at a time with AVX-512
+// where the processor has it, with the bits of Eigen's own product in this build.
+//
+// The build is x86-64 baseline, so Eigen's product runs its SSE2 GEMM kernel, two doubles
+// at a time (39 % of a one-core softmax run's samples, case (b) in bench/e2e.py). Its
+// summation order is not a plain loop, and the kernel here keeps it exactly. For a
+// row-major out, Eigen computes outᵀ = Wᵀ·xᵀ, whose "rows" are the outputs and whose
+// "columns" are the samples, blocked as computeProductBlockingSizes gives (kc, mc, nc):
+//   - each element sums its products in k order within a depth block of kc, starting
+//     from 0, and adds that sum to the element (which starts at 0) after each block;
+//   - in each block of mc outputs of which `rows` are left, the two outputs at
+//     [rows/4·4, rows/2·2) (the kernel's one-packet path) sum even k and odd k apart over
+//     the first (depth & ~7) k of a depth block, then add the odd sum to the even one,
+//     then go on in k order; except for the last (columns mod 4) samples of each block of
+//     nc samples, which take the plain order;
+//   - a single sample or a single output is a matrix-vector product, and k + samples +
+//     outputs < 20 a coefficient-wise one: both other paths, left to Eigen here.
+// The weights' gradient xᵀ·G (x: the batch or a hidden layer, b × fan_in; G: b × fan_out,
+// both row-major; the gradient column-major) follows the same rules on Eigen's own
+// column-major product: "rows" are x's columns (lanes here), "columns" are G's, blocked
+// as computeProductBlockingSizes gives for that shape.
+// tests/dense_product_test.cpp checks the kernel against Eigen bit for bit over many shapes.
+#pragma once
+
+#include "models/cpu/avx512.hpp"
+#include "models/objectives/objective.hpp"
+
+namespace dlsim::models::dense_product {
+
+/// Whether multiply() takes the AVX-512 kernel for x of `rows` × `depth` and W of `depth`
+/// × `cols`: the processor has AVX-512 and Eigen computes that shape by its blocked
+/// product (the order above). Otherwise multiply() runs Eigen's expression itself.
+bool vectorized(Index rows, Index depth, Index cols, bool vector = avx512_available());
+
+/// out ← x·W, as Eigen's `out.noalias() = x * W` gives it (the same bits). W is `cols`
+/// columns of x.cols() values each, column-major at w. out is resized to x.rows() × cols.
+void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Matrix& out,
+              bool vector = avx512_available());
+
+/// Whether multiply_transposed() takes the AVX-512 kernel for x of `rows` × `depth` and g
+/// of `rows` × `cols` (the product's depth is `rows`).
+bool vectorized_transposed(Index rows, Index depth, Index cols, bool vector = avx512_available());
+
+/// out ← xᵀ·g, as Eigen's `out.noalias() = x.transpose() * g` gives it (the same bits), out
+/// a column-major x.cols() × g.cols() matrix at `out` (contiguous columns).
+void multiply_transposed(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Matrix>& g,
+                         double* out, bool vector = avx512_available());
+
+}  // namespace dlsim::models::dense_product

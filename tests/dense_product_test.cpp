@@ -1,0 +1,199 @@
+// The dense layers' product (models/cpu/dense_product.hpp) against Eigen's own
+// `out.noalias() = x * W`, bit for bit, over shapes that take every part of the order it
+// keeps: several depth blocks (kc), several output blocks (mc) and sample blocks (nc),
+// one-packet outputs at every place in a vector, samples left over after each block's
+// multiple of 4, and the shapes Eigen sends elsewhere (a single sample or output, tiny
+// products). Values span e^±9 with ±0 and subnormals mixed in, where another order or a
+// fused multiply-add would show.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "models/cpu/avx512.hpp"
+#include "models/cpu/dense_product.hpp"
+
+namespace {
+
+using dlsim::models::Index;
+using dlsim::models::Matrix;
+namespace dp = dlsim::models::dense_product;
+
+void fill_awkward(double* v, Index n, std::mt19937_64& rng) {
+  std::normal_distribution<double> z;
+  for (Index i = 0; i < n; ++i) {
+    switch (rng() % 16) {
+      case 0:
+        v[i] = 0.0;
+        break;
+      case 1:
+        v[i] = -0.0;
+        break;
+      case 2:
+        v[i] = std::numeric_limits<double>::denorm_min() * double(rng() % 1000);
+        break;
+      default:
+        v[i] = z(rng) * std::exp(3 * z(rng));
+    }
+  }
+}
+
+struct Blocking {
+  Index kc, mc, nc;
+};
+
+// Eigen's blocking of a row-major out = x·W (mc over outputs, nc over samples).
+Blocking eigen_blocking(Index rows, Index depth, Index cols) {
+  Blocking b{depth, cols, rows};
+  Eigen::internal::computeProductBlockingSizes<double, double, 1>(b.kc, b.mc, b.nc, Index(1));
+  return b;
+}
+
+// x·W by dp::multiply against Eigen's expression: x a block of a wider matrix (row stride
+// depth + pad) when pad > 0. Returns whether the bits agree.
+bool same_as_eigen(Index rows, Index depth, Index cols, Index pad, bool vector,
+                   std::mt19937_64& rng) {
+  Matrix wide(rows, depth + pad);
+  fill_awkward(wide.data(), wide.size(), rng);
+  const Eigen::Ref<const Matrix> x = wide.leftCols(depth);
+  std::vector<double> w(std::size_t(depth * cols));
+  fill_awkward(w.data(), Index(w.size()), rng);
+  Matrix expected, got(3, 3);  // got: the wrong size, which multiply must set
+  expected.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w.data(), depth, cols);
+  dp::multiply(x, w.data(), cols, got, vector);
+  return got.rows() == rows && got.cols() == cols &&
+         std::memcmp(got.data(), expected.data(), sizeof(double) * std::size_t(got.size())) == 0;
+}
+
+// xᵀ·g by dp::multiply_transposed against Eigen's `out.noalias() = x.transpose() * g` (out
+// column-major), x of rows × depth and g of rows × cols, both blocks of wider matrices when
+// pad > 0.
+bool transposed_same_as_eigen(Index rows, Index depth, Index cols, Index pad, bool vector,
+                              std::mt19937_64& rng) {
+  Matrix x_wide(rows, depth + pad), g_wide(rows, cols + pad);
+  fill_awkward(x_wide.data(), x_wide.size(), rng);
+  fill_awkward(g_wide.data(), g_wide.size(), rng);
+  const Eigen::Ref<const Matrix> x = x_wide.leftCols(depth), g = g_wide.leftCols(cols);
+  Eigen::MatrixXd expected(depth, cols);
+  expected.noalias() = x.transpose() * g;
+  std::vector<double> got(std::size_t(depth * cols), 12345.0);  // must be overwritten
+  dp::multiply_transposed(x, g, got.data(), vector);
+  return std::memcmp(got.data(), expected.data(), sizeof(double) * got.size()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits") {
+  if (!dlsim::models::avx512_available()) {
+    WARN("this processor has no AVX-512: the kernel cannot run here (Eigen's product runs)");
+    return;
+  }
+  std::mt19937_64 rng(18);
+  int shapes = 0, differ = 0;
+  bool several_kc = false, several_mc = false, several_nc = false, leftover_samples = false;
+  for (Index rows : {2, 3, 4, 5, 7, 9, 13, 64, 101, 1024, 1027})
+    for (Index depth : {1, 7, 8, 9, 17, 100, 399, 401, 785, 1500})
+      for (Index cols : {2, 3, 5, 8, 9, 10, 11, 17, 100, 600}) {
+        if (double(rows) * double(depth) * double(cols) > 4e7) continue;
+        if (!dp::vectorized(rows, depth, cols)) continue;
+        const Blocking b = eigen_blocking(rows, depth, cols);
+        several_kc |= b.kc < depth;
+        several_mc |= b.mc < cols;
+        several_nc |= b.nc < rows;
+        leftover_samples |= rows % 4 != 0 || b.nc % 4 != 0;
+        const Index pad = shapes % 3 == 0 ? 3 : 0;
+        ++shapes;
+        if (!same_as_eigen(rows, depth, cols, pad, true, rng)) {
+          ++differ;
+          UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << b.kc
+                                    << ", mc " << b.mc << ", nc " << b.nc << ")");
+        }
+      }
+  INFO(shapes << " shapes");
+  CHECK(shapes > 700);
+  CHECK(differ == 0);
+  // The shapes took every kind of block the order depends on.
+  CHECK(several_kc);
+  CHECK(several_mc);
+  CHECK(several_nc);
+  CHECK(leftover_samples);
+}
+
+TEST_CASE("dense product: the shapes Eigen computes otherwise stay Eigen's") {
+  std::mt19937_64 rng(7);
+  // A single sample or output (matrix-vector products), a coefficient-wise product
+  // (k + samples + outputs < 20), no depth: not the kernel's, and still Eigen's bits.
+  CHECK_FALSE(dp::vectorized(1, 784, 10, true));
+  CHECK_FALSE(dp::vectorized(1024, 784, 1, true));
+  CHECK_FALSE(dp::vectorized(4, 8, 7, true));
+  CHECK_FALSE(dp::vectorized(64, 0, 10, true));
+  CHECK_FALSE(dp::vectorized(1024, 784, 10, false));
+  CHECK(dp::vectorized(4, 8, 8, true) == dlsim::models::avx512_available());
+  for (bool vector : {false, dlsim::models::avx512_available()}) {
+    CHECK(same_as_eigen(1, 784, 10, 0, vector, rng));
+    CHECK(same_as_eigen(300, 784, 1, 2, vector, rng));
+    CHECK(same_as_eigen(4, 8, 7, 0, vector, rng));
+    CHECK(same_as_eigen(1024, 784, 10, 1, vector, rng));
+  }
+  // No depth: zeros, as Eigen gives.
+  Matrix x(5, 0), out;
+  dp::multiply(x, nullptr, 3, out);
+  CHECK(out.rows() == 5);
+  CHECK(out.cols() == 3);
+  CHECK(out.isZero(0));
+}
+
+TEST_CASE("dense product: the weights' gradient kernel gives Eigen's product's bits") {
+  if (!dlsim::models::avx512_available()) {
+    WARN("this processor has no AVX-512: the kernel cannot run here (Eigen's product runs)");
+    return;
+  }
+  std::mt19937_64 rng(19);
+  int shapes = 0, differ = 0;
+  bool several_kc = false, several_mc = false, several_nc = false, split_rows = false;
+  // rows: the batch (the product's depth); depth: fan_in (its rows); cols: fan_out.
+  for (Index rows : {1, 2, 3, 7, 8, 9, 16, 17, 32, 100, 256, 401, 1024})
+    for (Index depth : {2, 3, 5, 6, 7, 9, 10, 13, 64, 100, 130, 785, 1500})
+      for (Index cols : {2, 3, 5, 8, 9, 10, 17, 100, 600}) {
+        if (double(rows) * double(depth) * double(cols) > 4e7) continue;
+        if (!dp::vectorized_transposed(rows, depth, cols)) continue;
+        Index kc = rows, mc = depth, nc = cols;
+        Eigen::internal::computeProductBlockingSizes<double, double, 1>(kc, mc, nc, Index(1));
+        several_kc |= kc < rows;
+        several_mc |= mc < depth;
+        several_nc |= nc < cols;
+        split_rows |= std::min(mc, depth) % 4 >= 2 || depth % mc % 4 >= 2;
+        const Index pad = shapes % 3 == 0 ? 5 : 0;
+        ++shapes;
+        if (!transposed_same_as_eigen(rows, depth, cols, pad, true, rng)) {
+          ++differ;
+          UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << kc
+                                    << ", mc " << mc << ", nc " << nc << ")");
+        }
+      }
+  INFO(shapes << " shapes");
+  CHECK(shapes > 700);
+  CHECK(differ == 0);
+  CHECK(several_kc);
+  CHECK(several_mc);
+  CHECK(several_nc);
+  CHECK(split_rows);
+}
+
+TEST_CASE("dense product: gradient shapes Eigen computes otherwise stay Eigen's") {
+  std::mt19937_64 rng(8);
+  CHECK_FALSE(dp::vectorized_transposed(16, 1, 10, true));   // one row of the gradient
+  CHECK_FALSE(dp::vectorized_transposed(16, 784, 1, true));  // one column
+  CHECK_FALSE(dp::vectorized_transposed(4, 8, 7, true));     // 4 + 8 + 7 < 20
+  CHECK_FALSE(dp::vectorized_transposed(0, 784, 10, true));  // no depth
+  CHECK_FALSE(dp::vectorized_transposed(16, 784, 10, false));
+  for (bool vector : {false, dlsim::models::avx512_available()}) {
+    CHECK(transposed_same_as_eigen(16, 1, 10, 0, vector, rng));
+    CHECK(transposed_same_as_eigen(16, 784, 1, 3, vector, rng));
+    CHECK(transposed_same_as_eigen(4, 8, 7, 0, vector, rng));
+    CHECK(transposed_same_as_eigen(16, 784, 10, 1, vector, rng));
+  }
+}
