@@ -1,8 +1,8 @@
-// The dense layers' product (models/cpu/dense_product.hpp) against Eigen's own
-// `out.noalias() = x * W`, bit for bit, over shapes that take every part of the order it
-// keeps: several depth blocks (kc), several output blocks (mc) and sample blocks (nc),
-// one-packet outputs at every place in a vector, samples left over after each block's
-// multiple of 4, and the shapes Eigen sends elsewhere (a single sample or output, tiny
+// The dense layers' products (models/cpu/dense_product.hpp) against Eigen's own
+// `out.noalias() = x * W`, `x * W.transpose()` and `x.transpose() * g`, bit for bit, over shapes
+// that take every part of the order it keeps: several depth blocks (kc), several output blocks (mc)
+// and sample blocks (nc), one-packet outputs at every place in a vector, samples left over after
+// each block's multiple of 4, and the shapes Eigen sends elsewhere (a single sample or output, tiny
 // products). Values span e^±9 with ±0 and subnormals mixed in, where another order or a
 // fused multiply-add would show.
 #include <catch2/catch.hpp>
@@ -52,18 +52,24 @@ Blocking eigen_blocking(Index rows, Index depth, Index cols) {
   return b;
 }
 
-// x·W by dp::multiply against Eigen's expression: x a block of a wider matrix (row stride
+// x·W by dp::multiply against Eigen's expression, or with by_transpose x·Wᵀ by
+// dp::multiply_by_transpose (W then cols × depth): x a block of a wider matrix (row stride
 // depth + pad) when pad > 0. Returns whether the bits agree.
 bool same_as_eigen(Index rows, Index depth, Index cols, Index pad, bool vector,
-                   std::mt19937_64& rng) {
+                   std::mt19937_64& rng, bool by_transpose = false) {
   Matrix wide(rows, depth + pad);
   fill_awkward(wide.data(), wide.size(), rng);
   const Eigen::Ref<const Matrix> x = wide.leftCols(depth);
   std::vector<double> w(std::size_t(depth * cols));
   fill_awkward(w.data(), Index(w.size()), rng);
   Matrix expected, got(3, 3);  // got: the wrong size, which multiply must set
-  expected.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w.data(), depth, cols);
-  dp::multiply(x, w.data(), cols, got, vector);
+  if (by_transpose) {
+    expected.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w.data(), cols, depth).transpose();
+    dp::multiply_by_transpose(x, w.data(), cols, got, vector);
+  } else {
+    expected.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w.data(), depth, cols);
+    dp::multiply(x, w.data(), cols, got, vector);
+  }
   return got.rows() == rows && got.cols() == cols &&
          std::memcmp(got.data(), expected.data(), sizeof(double) * std::size_t(got.size())) == 0;
 }
@@ -86,7 +92,7 @@ bool transposed_same_as_eigen(Index rows, Index depth, Index cols, Index pad, bo
 
 }  // namespace
 
-TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits") {
+TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits, for W and Wᵀ") {
   if (!dlsim::models::avx512_available()) {
     WARN("this processor has no AVX-512: the kernel cannot run here (Eigen's product runs)");
     return;
@@ -106,7 +112,9 @@ TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits") {
         leftover_samples |= rows % 4 != 0 || b.nc % 4 != 0;
         const Index pad = shapes % 3 == 0 ? 3 : 0;
         ++shapes;
-        if (!same_as_eigen(rows, depth, cols, pad, true, rng)) {
+        // Every shape both ways: W given as itself and as the transpose of its storage.
+        if (!same_as_eigen(rows, depth, cols, pad, true, rng) ||
+            !same_as_eigen(rows, depth, cols, pad, true, rng, true)) {
           ++differ;
           UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << b.kc
                                     << ", mc " << b.mc << ", nc " << b.nc << ")");
@@ -137,6 +145,10 @@ TEST_CASE("dense product: the shapes Eigen computes otherwise stay Eigen's") {
     CHECK(same_as_eigen(300, 784, 1, 2, vector, rng));
     CHECK(same_as_eigen(4, 8, 7, 0, vector, rng));
     CHECK(same_as_eigen(1024, 784, 10, 1, vector, rng));
+    CHECK(same_as_eigen(1, 10, 128, 0, vector, rng, true));
+    CHECK(same_as_eigen(32, 10, 1, 0, vector, rng, true));
+    CHECK(same_as_eigen(4, 7, 8, 0, vector, rng, true));
+    CHECK(same_as_eigen(32, 10, 128, 2, vector, rng, true));
   }
   // No depth: zeros, as Eigen gives.
   Matrix x(5, 0), out;

@@ -117,17 +117,19 @@ DLSIM_AVX512 void samples_block(const double* const* x, Index k0, Index depth, I
     block_sums<S, 1>(x, k0, depth, peeled, packed, padded, v, split + v, valid + v, out_rows);
 }
 
-DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const double* w, Index cols,
-                                  Matrix& out) {
+// x·W with W (depth × cols) given by where its (k, j) is: w[k·k_stride + j·j_stride].
+DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const double* w,
+                                  Index k_stride, Index j_stride, Index cols, Matrix& out) {
   const Index rows = x.rows(), depth = x.cols();
   const Blocking blocking = eigen_blocking(rows, depth, cols);
   const Index vectors = (cols + kLanes - 1) / kLanes, padded = vectors * kLanes;
 
-  // Wᵀ k-major: packed[k·padded + j] = W(k, j).
+  // W k-major, eight outputs to a vector: packed[k·padded + j] = W(k, j).
   std::vector<double>& packed = packed_scratch();
   packed.assign(std::size_t(depth * padded), 0.0);
-  for (Index j = 0; j < cols; ++j)
-    for (Index k = 0; k < depth; ++k) packed[std::size_t(k * padded + j)] = w[j * depth + k];
+  for (Index k = 0; k < depth; ++k)
+    for (Index j = 0; j < cols; ++j)
+      packed[std::size_t(k * padded + j)] = w[k * k_stride + j * j_stride];
 
   // Which outputs split even and odd k (per mc block of outputs), and which lanes exist.
   std::vector<__mmask8> split(std::size_t(vectors), 0), valid(std::size_t(vectors), 0);
@@ -339,11 +341,22 @@ void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Ma
               bool vector) {
 #ifdef DLSIM_DENSE_AVX512
   if (vectorized(x.rows(), x.cols(), cols, vector)) {
-    multiply_avx512(x, w, cols, out);
+    multiply_avx512(x, w, 1, x.cols(), cols, out);
     return;
   }
 #endif
   out.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w, x.cols(), cols);
+}
+
+void multiply_by_transpose(const Eigen::Ref<const Matrix>& x, const double* w, Index cols,
+                           Matrix& out, bool vector) {
+#ifdef DLSIM_DENSE_AVX512
+  if (vectorized(x.rows(), x.cols(), cols, vector)) {
+    multiply_avx512(x, w, cols, 1, cols, out);  // Wᵀ(k, j) = W(j, k) = w[j + k·cols]
+    return;
+  }
+#endif
+  out.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w, cols, x.cols()).transpose();
 }
 
 }  // namespace dlsim::models::dense_product

@@ -1,6 +1,7 @@
-// out = x·W for the dense layers (DenseClassifier: x a block of samples, row-major; W a
-// layer's weights, fan_in × fan_out, column-major), eight outputs at a time with AVX-512
-// where the processor has it, with the bits of Eigen's own product in this build.
+// The dense layers' products (DenseClassifier): out = x·W (x a block of samples or a batch,
+// row-major; W a layer's weights, fan_in × fan_out, column-major), G·Wᵀ and the weights'
+// gradient xᵀ·G, eight lanes at a time with AVX-512 where the processor has it, with the
+// bits of Eigen's own products in this build.
 //
 // The build is x86-64 baseline, so Eigen's product runs its SSE2 GEMM kernel, two doubles
 // at a time (39 % of a one-core softmax run's samples, case (b) in bench/e2e.py). Its
@@ -37,6 +38,12 @@ bool vectorized(Index rows, Index depth, Index cols, bool vector = avx512_availa
 /// columns of x.cols() values each, column-major at w. out is resized to x.rows() × cols.
 void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Matrix& out,
               bool vector = avx512_available());
+
+/// out ← x·Wᵀ, as Eigen's `out.noalias() = x * W.transpose()` gives it (the same bits), W a
+/// column-major `cols` × x.cols() matrix at w (the layer below's G: G·Wᵀ). Takes the
+/// AVX-512 kernel when vectorized(x.rows(), x.cols(), cols).
+void multiply_by_transpose(const Eigen::Ref<const Matrix>& x, const double* w, Index cols,
+                           Matrix& out, bool vector = avx512_available());
 
 /// Whether multiply_transposed() takes the AVX-512 kernel for x of `rows` × `depth` and g
 /// of `rows` × `cols` (the product's depth is `rows`).

@@ -19,7 +19,6 @@ namespace {
 constexpr const char* kDenseClassifierName = "dense classifier";
 constexpr Index kDenseEvalBlock = 1024;  // rows per block of full-data evaluations
 
-using WeightMap = Eigen::Map<const Eigen::MatrixXd>;  // fan_in × fan_out, column-major
 using BiasMap = Eigen::Map<const Vector>;
 
 // Per-thread scratch: gradients on equal-sized batches reuse the storage, and
@@ -191,7 +190,7 @@ void DenseClassifier::gradient(const Vector& w, const Dataset& data, std::span<c
     if (l == 0) break;
     // G_{l−1} = (G_l W_lᵀ) ⊙ act'(H_{l−1}).
     Matrix& below = s.delta[l - 1];
-    below.noalias() = *g * WeightMap(w.data() + layer.weights, layer.in, layer.out).transpose();
+    dense_product::multiply_by_transpose(*g, w.data() + layer.weights, layer.in, below);
     if (activation_ == Activation::relu)
       below.array() *= (input.array() > 0.0).cast<double>();
     else
