@@ -144,3 +144,61 @@ TEST_CASE("bit stream: put_fields packs like put, at every alignment and width")
   check_put_fields<std::uint32_t>(rng, 1000);
   check_put_fields<std::uint64_t>(rng, 300);  // up to whole words
 }
+
+// A stream's bits one at a time (the reference the byte copies are checked against).
+std::vector<bool> bits_of(const std::vector<std::byte>& bytes, std::uint64_t bits) {
+  std::vector<bool> out;
+  for (std::uint64_t i = 0; i < bits; ++i)
+    out.push_back(((std::to_integer<unsigned>(bytes[std::size_t(i / 8)]) >> (i % 8)) & 1) != 0);
+  return out;
+}
+
+TEST_CASE("bit stream: put_bytes and get_bytes copy a stream's bits at every alignment") {
+  std::mt19937_64 rng(14);
+  for (int offset = 0; offset < 130; ++offset)
+    for (std::uint64_t length : {0, 1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 127, 128, 200, 1000}) {
+      // A source stream of `length` random bits, packed by put.
+      BitWriter source;
+      std::vector<bool> expected;
+      for (std::uint64_t i = 0; i < length; ++i) {
+        const bool bit = (rng() & 1) != 0;
+        source.put_bit(bit);
+        expected.push_back(bit);
+      }
+      const std::vector<std::byte> source_bytes = source.finish();
+
+      // Written after `offset` bits and followed by a marker: the same bits as put gives.
+      BitWriter joined, reference;
+      for (int i = 0; i < offset; ++i) {
+        const bool bit = (i * 7) % 3 == 0;
+        joined.put_bit(bit);
+        reference.put_bit(bit);
+      }
+      joined.put_bytes(source_bytes.data(), length);
+      for (const bool bit : expected) reference.put_bit(bit);
+      joined.put(0x5a, 7);
+      reference.put(0x5a, 7);
+      INFO("offset " << offset << ", length " << length);
+      REQUIRE(joined.bits() == reference.bits());
+      const std::vector<std::byte> joined_bytes = joined.finish();
+      REQUIRE(joined_bytes == reference.finish());
+
+      // Read back from `offset`: the source's bytes exactly (last byte's spare bits zero,
+      // even with the marker right after), and the reader then at the marker.
+      BitReader in(joined_bytes, joined.bits());
+      in.skip(std::uint64_t(offset));
+      std::vector<std::byte> copy(3, std::byte{0xff});  // stale contents must not survive
+      in.get_bytes(length, copy);
+      CHECK(copy == source_bytes);
+      CHECK(bits_of(copy, length) == expected);
+      CHECK(in.get(7) == 0x5a);
+      CHECK(in.remaining() == 0);
+    }
+  // Past the end: refused, and the reader has not moved.
+  const std::vector<std::byte> two(2, std::byte{1});
+  BitReader in(two, 16);
+  in.skip(3);
+  std::vector<std::byte> out;
+  CHECK_THROWS_AS(in.get_bytes(14, out), std::invalid_argument);
+  CHECK(in.position() == 3);
+}

@@ -132,6 +132,30 @@ class BitWriter {
     bits_ += std::uint64_t(count) * std::uint64_t(width);
   }
 
+  /// Appends the first `bits` bits of `bytes` (a stream as finish() packs it: at least
+  /// ceil(bits / 8) bytes). Whole 64-bit words at a time, copied as they are when this
+  /// stream ends on a word (a per-tensor message's slices of fixed-width codes).
+  void put_bytes(const std::byte* bytes, std::uint64_t bits) {
+    const std::size_t words = std::size_t(bits / 64);
+    const std::size_t w = words_.size();
+    if (used_ == 0) {
+      words_.resize(w + words);
+      if (words > 0) std::memcpy(words_.data() + w, bytes, words * 8);
+      bits_ += std::uint64_t(words) * 64;
+    } else {
+      for (std::size_t i = 0; i < words; ++i) {
+        std::uint64_t word;
+        std::memcpy(&word, bytes + 8 * i, 8);
+        put(word, 64);
+      }
+    }
+    const int rest = int(bits % 64);
+    if (rest == 0) return;
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, bytes + 8 * words, std::size_t(rest + 7) / 8);
+    put(tail & ((std::uint64_t(1) << rest) - 1), rest);
+  }
+
   std::uint64_t bits() const { return bits_; }
 
   /// The packed bytes, exactly ceil(bits / 8) of them.
@@ -190,6 +214,29 @@ class BitReader {
   void skip(std::uint64_t bits) {
     if (bits > bits_ - pos_) throw std::invalid_argument("bit stream: skip past the end");
     pos_ += bits;
+  }
+
+  /// Reads the next `bits` bits into `bytes` as finish() would pack them alone (resized
+  /// to ceil(bits / 8), the last byte's unused bits zero). Copied as they are when the
+  /// reader is on a byte boundary; else field by field. Throws past the end.
+  void get_bytes(std::uint64_t bits, std::vector<std::byte>& bytes) {
+    if (bits > bits_ - pos_)
+      throw std::invalid_argument("bit stream: read past the end of the message");
+    bytes.resize(std::size_t((bits + 7) / 8));
+    if (pos_ % 8 == 0) {
+      if (!bytes.empty()) std::memcpy(bytes.data(), data_ + pos_ / 8, bytes.size());
+      if (bits % 8 != 0) bytes.back() &= std::byte((1u << (bits % 8)) - 1);
+      pos_ += bits;
+      return;
+    }
+    std::uint64_t done = 0;
+    for (; bits - done >= 56; done += 56) {
+      const std::uint64_t field = get(56);
+      std::memcpy(bytes.data() + done / 8, &field, 7);
+    }
+    const int rest = int(bits - done);
+    const std::uint64_t field = get(rest);
+    std::memcpy(bytes.data() + done / 8, &field, std::size_t(rest + 7) / 8);
   }
 
   std::uint64_t position() const { return pos_; }

@@ -12,24 +12,16 @@ namespace {
 
 /// Appends the first message.bits bits of message to out.
 void append_bits(BitWriter& out, const Encoded& message) {
-  BitReader in(message.bytes, message.bits);
-  while (in.remaining() >= 56) out.put(in.get(56), 56);
-  const int rest = int(in.remaining());
-  out.put(in.get(rest), rest);
+  out.put_bytes(message.bytes.data(), message.bits);
 }
 
-/// The next `bits` bits of in as a message of `dimension` coordinates, into `part`
-/// (`out` is the writer's scratch; both keep their memory).
-void take_bits(BitReader& in, std::uint64_t bits, Eigen::Index dimension, BitWriter& out,
-               Encoded& part) {
+/// The next `bits` bits of in as a message of `dimension` coordinates, into `part` (which
+/// keeps its memory).
+void take_bits(BitReader& in, std::uint64_t bits, Eigen::Index dimension, Encoded& part) {
   if (bits > in.remaining())
     throw std::invalid_argument("per-tensor decode: message shorter than its slices");
-  out.reset(bits);
-  std::uint64_t left = bits;
-  for (; left >= 56; left -= 56) out.put(in.get(56), 56);
-  out.put(in.get(int(left)), int(left));
-  part.bits = out.bits();
-  out.finish_into(part.bytes);
+  in.get_bytes(bits, part.bytes);
+  part.bits = bits;
   part.dimension = dimension;
 }
 
@@ -91,7 +83,6 @@ void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
   BitReader in(message.bytes, message.bits);
   // Scratch: decode is const and may run on any thread. One decoded buffer per slice, so
   // that their sizes never change (a resized Eigen vector reallocates).
-  thread_local BitWriter writer;
   thread_local Encoded part;
   thread_local std::vector<Eigen::VectorXd> part_out;
   if (part_out.size() < sizes_.size()) part_out.resize(sizes_.size());
@@ -99,7 +90,7 @@ void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
   for (std::size_t t = 0; t < sizes_.size(); ++t) {
     const std::uint64_t bits =
         fixed_size() ? slices_[t]->bits_for(sizes_[t]) : in.get_elias_omega() - 1;
-    take_bits(in, bits, sizes_[t], writer, part);
+    take_bits(in, bits, sizes_[t], part);
     slices_[t]->decode(part, part_out[t]);
     out.segment(begin, sizes_[t]) = part_out[t];
     begin += sizes_[t];
