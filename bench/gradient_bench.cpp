@@ -243,13 +243,13 @@ void BM_CodedRowsTimes(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kEvalRows * kFeatures);
 }
 
-// x·W for a 1,024-row block of x (depth range(1)) and W of range(2) columns: softmax's
-// logits (784, 10) and an MLP's layers (784, 128 and 128, 10), by Eigen's product
-// (range(0) = 0) or the AVX-512 kernel (1). Reported: multiply-adds per second.
+// x·W for range(3) rows of x (1,024: an evaluation's block; 16: a batch) of depth range(1)
+// and W of range(2) columns: softmax's logits (784, 10) and an MLP's layers (784, 128 and
+// 128, 10), by Eigen's product (range(0) = 0) or the AVX-512 kernel (1). Reported:
+// multiply-adds per second.
 void BM_DenseProduct(benchmark::State& state) {
-  constexpr Index kBlockRows = 1024;
   const bool avx512 = state.range(0) == 1;
-  const Index depth = state.range(1), cols = state.range(2);
+  const Index depth = state.range(1), cols = state.range(2), kBlockRows = state.range(3);
   if (avx512 && !dlsim::models::avx512_available()) {
     state.SkipWithError("no AVX-512 on this processor");
     return;
@@ -279,10 +279,9 @@ BENCHMARK(BM_Evaluation)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CodedRowsTimes)->ArgName("avx512")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseProduct)
-    ->ArgsProduct({{0, 1}, {784}, {10, 128}})
-    ->Args({0, 128, 10})
-    ->Args({1, 128, 10})
-    ->ArgNames({"avx512", "depth", "cols"})
+    ->ArgsProduct({{0, 1}, {784}, {10, 128}, {16, 1024}})
+    ->ArgsProduct({{0, 1}, {128}, {10}, {16, 1024}})
+    ->ArgNames({"avx512", "depth", "cols", "rows"})
     ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

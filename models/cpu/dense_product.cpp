@@ -42,6 +42,30 @@ constexpr Index kLanes = 8;  // outputs per vector
 constexpr int kSamples = 4;  // samples at once
 constexpr Index kPeel = 8;   // Eigen's k unrolling in the one-packet path (its pk)
 
+// Masks over `count` lanes (Eigen's rows of the product, in blocks of mc), a vector of
+// eight per mask: the one-packet rows [in_block/4·4, in_block/2·2) of each block, which
+// split even and odd k; the lanes that exist; none. Per-thread scratch, kept.
+struct LaneMasks {
+  std::vector<__mmask8> split, valid, none;
+};
+
+const LaneMasks& lane_masks(Index count, Index mc) {
+  static thread_local LaneMasks masks;
+  const std::size_t vectors = std::size_t((count + kLanes - 1) / kLanes);
+  masks.split.assign(vectors, 0);
+  masks.valid.assign(vectors, 0);
+  masks.none.assign(vectors, 0);
+  for (Index i2 = 0; i2 < count; i2 += mc) {
+    const Index in_block = std::min(mc, count - i2);
+    const Index first = in_block / 4 * 4, end = first + (in_block - first) / 2 * 2;
+    for (Index i = i2 + first; i < i2 + end; ++i)
+      masks.split[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
+  }
+  for (Index i = 0; i < count; ++i)
+    masks.valid[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
+  return masks;
+}
+
 // Per-thread scratch: Wᵀ packed k-major, `padded` values a k (zeros past cols).
 std::vector<double>& packed_scratch() {
   static thread_local std::vector<double> packed;
@@ -125,22 +149,28 @@ DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const doubl
   const Index vectors = (cols + kLanes - 1) / kLanes, padded = vectors * kLanes;
 
   // W k-major, eight outputs to a vector: packed[k·padded + j] = W(k, j).
-  std::vector<double>& packed = packed_scratch();
-  packed.assign(std::size_t(depth * padded), 0.0);
-  for (Index k = 0; k < depth; ++k)
-    for (Index j = 0; j < cols; ++j)
-      packed[std::size_t(k * padded + j)] = w[k * k_stride + j * j_stride];
-
-  // Which outputs split even and odd k (per mc block of outputs), and which lanes exist.
-  std::vector<__mmask8> split(std::size_t(vectors), 0), valid(std::size_t(vectors), 0);
-  for (Index i2 = 0; i2 < cols; i2 += blocking.mc) {
-    const Index in_block = std::min(blocking.mc, cols - i2);
-    const Index first = in_block / 4 * 4, end = first + (in_block - first) / 2 * 2;
-    for (Index j = i2 + first; j < i2 + end; ++j)
-      split[std::size_t(j / kLanes)] |= __mmask8(1u << (j % kLanes));
+  // A gradient's product is small (16 rows): the packing must cost little next to it, so
+  // only the padding is zeroed, and W's columns are read a cache line (8 k) at a time.
+  std::vector<double>& packed_vector = packed_scratch();
+  packed_vector.resize(std::size_t(depth * padded));
+  double* packed = packed_vector.data();
+  for (Index k = 0; k < depth && padded > cols; ++k)
+    std::fill(packed + k * padded + cols, packed + (k + 1) * padded, 0.0);
+  if (j_stride == 1) {  // W's rows are contiguous (Wᵀ of a column-major matrix)
+    for (Index k = 0; k < depth; ++k)
+      std::copy(w + k * k_stride, w + k * k_stride + cols, packed + k * padded);
+  } else {
+    for (Index k0 = 0; k0 < depth; k0 += 8) {
+      const Index k_end = std::min(k0 + 8, depth);
+      for (Index j = 0; j < cols; ++j)
+        for (Index k = k0; k < k_end; ++k) packed[k * padded + j] = w[k * k_stride + j * j_stride];
+    }
   }
-  for (Index j = 0; j < cols; ++j) valid[std::size_t(j / kLanes)] |= __mmask8(1u << (j % kLanes));
-  const std::vector<__mmask8> no_split(std::size_t(vectors), 0);
+
+  const LaneMasks& lanes = lane_masks(cols, blocking.mc);
+  const __mmask8* const split = lanes.split.data();
+  const __mmask8* const valid = lanes.valid.data();
+  const __mmask8* const no_split = lanes.none.data();
 
   out.setZero(rows, cols);
   for (Index j2 = 0; j2 < rows; j2 += blocking.nc) {
@@ -155,25 +185,25 @@ DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const doubl
         x_rows[r] = x.data() + (i + r) * x.outerStride();
         out_rows[r] = out.data() + (i + r) * cols;
       }
-      const __mmask8* masks = i < splitting ? split.data() : no_split.data();
+      const __mmask8* masks = i < splitting ? split : no_split;
       for (Index k0 = 0; k0 < depth; k0 += blocking.kc) {
         const Index block = std::min(blocking.kc, depth - k0), peeled = block & ~(kPeel - 1);
         switch (s) {
           case 4:
-            samples_block<4>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
-                             valid.data(), out_rows);
+            samples_block<4>(x_rows, k0, block, peeled, packed, padded, vectors, masks, valid,
+                             out_rows);
             break;
           case 3:
-            samples_block<3>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
-                             valid.data(), out_rows);
+            samples_block<3>(x_rows, k0, block, peeled, packed, padded, vectors, masks, valid,
+                             out_rows);
             break;
           case 2:
-            samples_block<2>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
-                             valid.data(), out_rows);
+            samples_block<2>(x_rows, k0, block, peeled, packed, padded, vectors, masks, valid,
+                             out_rows);
             break;
           default:
-            samples_block<1>(x_rows, k0, block, peeled, packed.data(), padded, vectors, masks,
-                             valid.data(), out_rows);
+            samples_block<1>(x_rows, k0, block, peeled, packed, padded, vectors, masks, valid,
+                             out_rows);
             break;
         }
       }
@@ -280,14 +310,9 @@ DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
   Eigen::internal::computeProductBlockingSizes<double, double, 1>(kc, mc, nc, Index(1));
   const Index vectors = (rows + kLanes - 1) / kLanes;
 
-  std::vector<__mmask8> split(std::size_t(vectors), 0), valid(std::size_t(vectors), 0);
-  for (Index i2 = 0; i2 < rows; i2 += mc) {
-    const Index in_block = std::min(mc, rows - i2);
-    const Index first = in_block / 4 * 4, end = first + (in_block - first) / 2 * 2;
-    for (Index i = i2 + first; i < i2 + end; ++i)
-      split[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
-  }
-  for (Index i = 0; i < rows; ++i) valid[std::size_t(i / kLanes)] |= __mmask8(1u << (i % kLanes));
+  const LaneMasks& lanes = lane_masks(rows, mc);
+  const __mmask8* const split = lanes.split.data();
+  const __mmask8* const valid = lanes.valid.data();
 
   std::fill(out, out + rows * cols, 0.0);
   for (Index j2 = 0; j2 < cols; j2 += nc) {
@@ -297,12 +322,10 @@ DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
       Index v = 0;
       for (; v + 2 <= vectors; v += 2)
         columns_of<2>(x.data(), x.outerStride(), g.data(), g.outerStride(), v * kLanes, j2,
-                      j2 + width, k0, block, peeled, split.data() + v, split_end, valid.data() + v,
-                      out, rows);
+                      j2 + width, k0, block, peeled, split + v, split_end, valid + v, out, rows);
       if (v < vectors)
         columns_of<1>(x.data(), x.outerStride(), g.data(), g.outerStride(), v * kLanes, j2,
-                      j2 + width, k0, block, peeled, split.data() + v, split_end, valid.data() + v,
-                      out, rows);
+                      j2 + width, k0, block, peeled, split + v, split_end, valid + v, out, rows);
     }
   }
 }
