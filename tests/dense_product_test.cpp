@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <vector>
@@ -41,16 +42,65 @@ void fill_awkward(double* v, Index n, std::mt19937_64& rng) {
   }
 }
 
-struct Blocking {
-  Index kc, mc, nc;
+// Over every shape rows × depth × cols of the lists (up to 4·10⁷ multiply-adds) that
+// `vectorized` sends to the kernel: how many shapes, how many differ from Eigen (`same`),
+// and whether some had several depth (kc), row (mc) and column (nc) blocks and some the
+// `special` feature each test asks for.
+struct Sweep {
+  int shapes = 0, differ = 0;
+  bool several_kc = false, several_mc = false, several_nc = false, special = false;
 };
 
-// Eigen's blocking of a row-major out = x·W (mc over outputs, nc over samples).
-Blocking eigen_blocking(Index rows, Index depth, Index cols) {
-  Blocking b{depth, cols, rows};
-  Eigen::internal::computeProductBlockingSizes<double, double, 1>(b.kc, b.mc, b.nc, Index(1));
-  return b;
+template <class Vectorized, class BlockingOf, class Special, class Same>
+Sweep sweep(std::initializer_list<Index> rows_list, std::initializer_list<Index> depth_list,
+            std::initializer_list<Index> cols_list, Vectorized vectorized, BlockingOf blocking_of,
+            Special special, Same same) {
+  Sweep r;
+  for (Index rows : rows_list)
+    for (Index depth : depth_list)
+      for (Index cols : cols_list) {
+        if (double(rows) * double(depth) * double(cols) > 4e7) continue;
+        if (!vectorized(rows, depth, cols)) continue;
+        // Eigen's product of this shape: blocks of its depth, rows and columns.
+        const auto [depth_e, rows_e, cols_e, b] = blocking_of(rows, depth, cols);
+        r.several_kc |= b.kc < depth_e;
+        r.several_mc |= b.mc < rows_e;
+        r.several_nc |= b.nc < cols_e;
+        r.special |= special(rows_e, cols_e, b);
+        const Index pad = r.shapes % 3 == 0 ? 3 : 0;
+        ++r.shapes;
+        if (!same(rows, depth, cols, pad)) {
+          ++r.differ;
+          UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << b.kc
+                                    << ", mc " << b.mc << ", nc " << b.nc << ")");
+        }
+      }
+  return r;
 }
+
+// Many shapes, none differing, and every kind of block the order depends on among them.
+void check_sweep(const Sweep& r) {
+  INFO(r.shapes << " shapes");
+  CHECK(r.shapes > 700);
+  CHECK(r.differ == 0);
+  CHECK(r.several_kc);
+  CHECK(r.several_mc);
+  CHECK(r.several_nc);
+  CHECK(r.special);
+}
+
+// Whether the AVX-512 kernels can run here (else a warning: only Eigen's products ran).
+bool kernel_runs_here() {
+  if (dlsim::models::avx512_available()) return true;
+  WARN("this processor has no AVX-512: the kernels cannot run here (Eigen's products run)");
+  return false;
+}
+
+// What Eigen's column-major product is for a shape: its depth, rows, columns and blocking.
+struct EigenShape {
+  Index depth, rows, cols;
+  dp::Blocking blocking;
+};
 
 // x·W by dp::multiply against Eigen's expression, or with by_transpose x·Wᵀ by
 // dp::multiply_by_transpose (W then cols × depth): x a block of a wider matrix (row stride
@@ -93,41 +143,24 @@ bool transposed_same_as_eigen(Index rows, Index depth, Index cols, Index pad, bo
 }  // namespace
 
 TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits, for W and Wᵀ") {
-  if (!dlsim::models::avx512_available()) {
-    WARN("this processor has no AVX-512: the kernel cannot run here (Eigen's product runs)");
-    return;
-  }
+  if (!kernel_runs_here()) return;
   std::mt19937_64 rng(18);
-  int shapes = 0, differ = 0;
-  bool several_kc = false, several_mc = false, several_nc = false, leftover_samples = false;
-  for (Index rows : {2, 3, 4, 5, 7, 9, 13, 64, 101, 1024, 1027})
-    for (Index depth : {1, 7, 8, 9, 17, 100, 399, 401, 785, 1500})
-      for (Index cols : {2, 3, 5, 8, 9, 10, 11, 17, 100, 600}) {
-        if (double(rows) * double(depth) * double(cols) > 4e7) continue;
-        if (!dp::vectorized(rows, depth, cols)) continue;
-        const Blocking b = eigen_blocking(rows, depth, cols);
-        several_kc |= b.kc < depth;
-        several_mc |= b.mc < cols;
-        several_nc |= b.nc < rows;
-        leftover_samples |= rows % 4 != 0 || b.nc % 4 != 0;
-        const Index pad = shapes % 3 == 0 ? 3 : 0;
-        ++shapes;
-        // Every shape both ways: W given as itself and as the transpose of its storage.
-        if (!same_as_eigen(rows, depth, cols, pad, true, rng) ||
-            !same_as_eigen(rows, depth, cols, pad, true, rng, true)) {
-          ++differ;
-          UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << b.kc
-                                    << ", mc " << b.mc << ", nc " << b.nc << ")");
-        }
-      }
-  INFO(shapes << " shapes");
-  CHECK(shapes > 700);
-  CHECK(differ == 0);
-  // The shapes took every kind of block the order depends on.
-  CHECK(several_kc);
-  CHECK(several_mc);
-  CHECK(several_nc);
-  CHECK(leftover_samples);
+  // Eigen computes outᵀ = Wᵀ·xᵀ: its rows are the outputs (cols), its columns the samples.
+  const Sweep r = sweep(
+      {2, 3, 4, 5, 7, 9, 13, 64, 101, 1024, 1027}, {1, 7, 8, 9, 17, 100, 399, 401, 785, 1500},
+      {2, 3, 5, 8, 9, 10, 11, 17, 100, 600},
+      [](Index rows, Index depth, Index cols) { return dp::vectorized(rows, depth, cols); },
+      [](Index rows, Index depth, Index cols) {
+        return EigenShape{depth, cols, rows, dp::eigen_blocking(cols, depth, rows)};
+      },
+      // samples left over after a block's multiple of 4, which take the plain order
+      [](Index, Index samples, const dp::Blocking& b) { return samples % 4 != 0 || b.nc % 4 != 0; },
+      // every shape both ways: W given as itself and as the transpose of its storage
+      [&](Index rows, Index depth, Index cols, Index pad) {
+        return same_as_eigen(rows, depth, cols, pad, true, rng) &&
+               same_as_eigen(rows, depth, cols, pad, true, rng, true);
+      });
+  check_sweep(r);
 }
 
 TEST_CASE("dense product: the shapes Eigen computes otherwise stay Eigen's") {
@@ -159,40 +192,26 @@ TEST_CASE("dense product: the shapes Eigen computes otherwise stay Eigen's") {
 }
 
 TEST_CASE("dense product: the weights' gradient kernel gives Eigen's product's bits") {
-  if (!dlsim::models::avx512_available()) {
-    WARN("this processor has no AVX-512: the kernel cannot run here (Eigen's product runs)");
-    return;
-  }
+  if (!kernel_runs_here()) return;
   std::mt19937_64 rng(19);
-  int shapes = 0, differ = 0;
-  bool several_kc = false, several_mc = false, several_nc = false, split_rows = false;
   // rows: the batch (the product's depth); depth: fan_in (its rows); cols: fan_out.
-  for (Index rows : {1, 2, 3, 7, 8, 9, 16, 17, 32, 100, 256, 401, 1024})
-    for (Index depth : {2, 3, 5, 6, 7, 9, 10, 13, 64, 100, 130, 785, 1500})
-      for (Index cols : {2, 3, 5, 8, 9, 10, 17, 100, 600}) {
-        if (double(rows) * double(depth) * double(cols) > 4e7) continue;
-        if (!dp::vectorized_transposed(rows, depth, cols)) continue;
-        Index kc = rows, mc = depth, nc = cols;
-        Eigen::internal::computeProductBlockingSizes<double, double, 1>(kc, mc, nc, Index(1));
-        several_kc |= kc < rows;
-        several_mc |= mc < depth;
-        several_nc |= nc < cols;
-        split_rows |= std::min(mc, depth) % 4 >= 2 || depth % mc % 4 >= 2;
-        const Index pad = shapes % 3 == 0 ? 5 : 0;
-        ++shapes;
-        if (!transposed_same_as_eigen(rows, depth, cols, pad, true, rng)) {
-          ++differ;
-          UNSCOPED_INFO("differs: " << rows << " x " << depth << " x " << cols << " (kc " << kc
-                                    << ", mc " << mc << ", nc " << nc << ")");
-        }
-      }
-  INFO(shapes << " shapes");
-  CHECK(shapes > 700);
-  CHECK(differ == 0);
-  CHECK(several_kc);
-  CHECK(several_mc);
-  CHECK(several_nc);
-  CHECK(split_rows);
+  const Sweep r = sweep(
+      {1, 2, 3, 7, 8, 9, 16, 17, 32, 100, 256, 401, 1024},
+      {2, 3, 5, 6, 7, 9, 10, 13, 64, 100, 130, 785, 1500}, {2, 3, 5, 8, 9, 10, 17, 100, 600},
+      [](Index rows, Index depth, Index cols) {
+        return dp::vectorized_transposed(rows, depth, cols);
+      },
+      [](Index rows, Index depth, Index cols) {
+        return EigenShape{rows, depth, cols, dp::eigen_blocking(depth, rows, cols)};
+      },
+      // one-packet rows (2 or 3 left over after a row block's multiple of 4)
+      [](Index rows_e, Index, const dp::Blocking& b) {
+        return std::min(b.mc, rows_e) % 4 >= 2 || rows_e % b.mc % 4 >= 2;
+      },
+      [&](Index rows, Index depth, Index cols, Index pad) {
+        return transposed_same_as_eigen(rows, depth, cols, pad, true, rng);
+      });
+  check_sweep(r);
 }
 
 TEST_CASE("dense product: gradient shapes Eigen computes otherwise stay Eigen's") {

@@ -17,20 +17,15 @@
 
 namespace dlsim::models::dense_product {
 
-namespace {
-
-// The blocking Eigen's product of a row-major out = x·W uses (its gemm_blocking_space:
-// mc over the outputs, nc over the samples, as it computes outᵀ = Wᵀ·xᵀ). This file is
-// compiled for the baseline target, as Eigen's product is, so the sizes are its own.
-struct Blocking {
-  Index kc, mc, nc;
-};
+namespace {}  // namespace
 
 Blocking eigen_blocking(Index rows, Index depth, Index cols) {
-  Blocking b{depth, cols, rows};
+  Blocking b{depth, rows, cols};
   Eigen::internal::computeProductBlockingSizes<double, double, 1>(b.kc, b.mc, b.nc, Index(1));
   return b;
 }
+
+namespace {
 
 bool blocked_product(Index rows, Index depth, Index cols) {
   return rows >= 2 && cols >= 2 && depth >= 1 && depth + rows + cols >= 20;
@@ -145,7 +140,8 @@ DLSIM_AVX512 void samples_block(const double* const* x, Index k0, Index depth, I
 DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const double* w,
                                   Index k_stride, Index j_stride, Index cols, Matrix& out) {
   const Index rows = x.rows(), depth = x.cols();
-  const Blocking blocking = eigen_blocking(rows, depth, cols);
+  // Eigen computes outᵀ = Wᵀ·xᵀ: its rows are the outputs, its columns the samples.
+  const Blocking blocking = eigen_blocking(cols, depth, rows);
   const Index vectors = (cols + kLanes - 1) / kLanes, padded = vectors * kLanes;
 
   // W k-major, eight outputs to a vector: packed[k·padded + j] = W(k, j).
@@ -306,8 +302,7 @@ DLSIM_AVX512 void columns_of(const double* x, Index x_stride, const double* g, I
 DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
                                              const Eigen::Ref<const Matrix>& g, double* out) {
   const Index depth = x.rows(), rows = x.cols(), cols = g.cols();
-  Index kc = depth, mc = rows, nc = cols;  // Eigen's column-major product: no transposition
-  Eigen::internal::computeProductBlockingSizes<double, double, 1>(kc, mc, nc, Index(1));
+  const auto [kc, mc, nc] = eigen_blocking(rows, depth, cols);  // no transposition here
   const Index vectors = (rows + kLanes - 1) / kLanes;
 
   const LaneMasks& lanes = lane_masks(rows, mc);

@@ -29,6 +29,14 @@
 
 namespace dlsim::models::dense_product {
 
+/// The blocking Eigen's column-major product of `rows` × `cols` elements and depth `depth`
+/// uses in this build (computeProductBlockingSizes, one thread): depth blocks of kc, row
+/// blocks of mc, column blocks of nc.
+struct Blocking {
+  Index kc, mc, nc;
+};
+Blocking eigen_blocking(Index rows, Index depth, Index cols);
+
 /// Whether multiply() takes the AVX-512 kernel for x of `rows` × `depth` and W of `depth`
 /// × `cols`: the processor has AVX-512 and Eigen computes that shape by its blocked
 /// product (the order above). Otherwise multiply() runs Eigen's expression itself.
