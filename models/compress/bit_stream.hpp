@@ -19,6 +19,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "models/cpu/default_init_allocator.hpp"
+
 namespace dlsim::models {
 
 static_assert(std::endian::native == std::endian::little,
@@ -173,7 +175,8 @@ class BitWriter {
   }
 
  private:
-  std::vector<std::uint64_t> words_;
+  // Every word is written before it is read: resize() need not zero them first.
+  std::vector<std::uint64_t, DefaultInitAllocator<std::uint64_t>> words_;
   std::uint64_t acc_ = 0;
   int used_ = 0;  // bits of acc_ in use
   std::uint64_t bits_ = 0;

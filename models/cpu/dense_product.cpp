@@ -119,7 +119,10 @@ DLSIM_AVX512 void block_sums(const double* const* x, Index k0, Index depth, Inde
   for (int s = 0; s < S; ++s)
     for (int v = 0; v < NV; ++v) {
       double* o = out_rows[s] + (v0 + v) * kLanes;
-      const __m512d total = _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[s][v]);
+      // Eigen's element starts at 0, and 0 + sum is the sum itself (a sum started at +0 is
+      // never −0): the first depth block stores it, so nothing zeroes out beforehand.
+      const __m512d total =
+          k0 == 0 ? acc[s][v] : _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[s][v]);
       _mm512_mask_storeu_pd(o, valid[v], total);
     }
 }
@@ -168,7 +171,7 @@ DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const doubl
   const __mmask8* const valid = lanes.valid.data();
   const __mmask8* const no_split = lanes.none.data();
 
-  out.setZero(rows, cols);
+  out.resize(rows, cols);  // every element written by the first depth block
   for (Index j2 = 0; j2 < rows; j2 += blocking.nc) {
     const Index width = std::min(blocking.nc, rows - j2), splitting = j2 + width / 4 * 4;
     for (Index i = j2; i < j2 + width;) {
@@ -261,7 +264,8 @@ DLSIM_AVX512 void column_sums(const double* x, Index x_stride, const double* g, 
   for (int c = 0; c < NC; ++c)
     for (int v = 0; v < V; ++v) {
       double* o = out + (j0 + c) * out_stride + f0 + v * kLanes;
-      const __m512d total = _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[v][c]);
+      const __m512d total =  // as in block_sums
+          k0 == 0 ? acc[v][c] : _mm512_add_pd(_mm512_maskz_loadu_pd(valid[v], o), acc[v][c]);
       _mm512_mask_storeu_pd(o, valid[v], total);
     }
 }
@@ -309,7 +313,6 @@ DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
   const __mmask8* const split = lanes.split.data();
   const __mmask8* const valid = lanes.valid.data();
 
-  std::fill(out, out + rows * cols, 0.0);
   for (Index j2 = 0; j2 < cols; j2 += nc) {
     const Index width = std::min(nc, cols - j2), split_end = j2 + width / 4 * 4;
     for (Index k0 = 0; k0 < depth; k0 += kc) {

@@ -6,33 +6,11 @@
 // user time they saved.
 #pragma once
 
-#include <memory>
-#include <utility>
 #include <vector>
 
+#include "models/cpu/default_init_allocator.hpp"
+
 namespace dlsim::models {
-
-template <class T>
-class DefaultInitAllocator : public std::allocator<T> {
- public:
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}  // NOLINT: rebinding
-
-  /// Default-initialization: resize() leaves a byte unset.
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
 
 using ByteBuffer = std::vector<unsigned char, DefaultInitAllocator<unsigned char>>;
 
