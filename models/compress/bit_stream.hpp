@@ -169,6 +169,7 @@ class BitWriter {
   /// The same into `bytes`, resized to ceil(bits / 8) (its capacity is reused).
   void finish_into(std::vector<std::byte>& bytes) const {
     bytes.resize((bits_ + 7) / 8);
+    if (bytes.empty()) return;  // no bytes: memcpy must not be given their null pointer
     const std::size_t full = words_.size() * 8;
     std::memcpy(bytes.data(), words_.data(), std::min(full, bytes.size()));
     if (bytes.size() > full) std::memcpy(bytes.data() + full, &acc_, bytes.size() - full);
@@ -238,6 +239,7 @@ class BitReader {
       std::memcpy(bytes.data() + done / 8, &field, 7);
     }
     const int rest = int(bits - done);
+    if (rest == 0) return;
     const std::uint64_t field = get(rest);
     std::memcpy(bytes.data() + done / 8, &field, std::size_t(rest + 7) / 8);
   }
