@@ -15,14 +15,18 @@
 #include "sim/engine/job_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace dlsim::sim {
 
 namespace {
 
-// Busy-wait this many rounds before sleeping: a phase usually follows the previous one
-// within microseconds, and a futex wake-up costs about as much as a small gradient.
-constexpr int kSpinRounds = 1000;
+// Busy-wait this long before sleeping. Between two phases the engine thread runs the
+// instant's events alone (about 85 µs in case (b) of bench/e2e.py), and a futex wake-up
+// cost 100-250 µs on the 2-core VM of README "Threads that wait awake"; a spin of 1,000
+// pauses (19 µs there) slept at every phase. libgomp spins about as long by default
+// (GOMP_SPINCOUNT).
+constexpr auto kSpinTime = std::chrono::microseconds(500);
 
 // The index half of a closed claim word: no job count reaches it.
 constexpr std::uint64_t kClosed = 0xffffffffu;
@@ -40,6 +44,21 @@ inline void cpu_relax() {
   __builtin_ia32_pause();
 #endif
 }
+
+// A busy wait's budget: spin() pauses once and says whether the waiter may go on spinning
+// (the clock is read every 64 rounds).
+class SpinBudget {
+ public:
+  SpinBudget() : deadline_(std::chrono::steady_clock::now() + kSpinTime) {}
+  bool spin() {
+    cpu_relax();
+    return ++rounds_ % 64 != 0 || std::chrono::steady_clock::now() < deadline_;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+  unsigned rounds_ = 0;
+};
 
 }  // namespace
 
@@ -76,10 +95,8 @@ void JobPool::run_all(std::span<ComputeJob* const> jobs) {
   bump_generation(generation);
   work(generation);
   const std::size_t n = jobs.size();
-  for (int spin = 0; spin < kSpinRounds; ++spin) {
+  for (SpinBudget budget; budget.spin();)
     if (done_.load(std::memory_order_acquire) == n) return;
-    cpu_relax();
-  }
   for (std::size_t d = done_.load(std::memory_order_acquire); d != n;
        d = done_.load(std::memory_order_acquire))
     done_.wait(d, std::memory_order_acquire);
@@ -152,10 +169,8 @@ bool JobPool::run_beside() {
 void JobPool::wait_beside() {
   while (run_beside()) {
   }
-  for (int spin = 0; spin < kSpinRounds; ++spin) {
+  for (SpinBudget budget; budget.spin();)
     if (beside_done()) return;
-    cpu_relax();
-  }
   for (std::uint32_t p = beside_pending_.load(std::memory_order_acquire); p != 0;
        p = beside_pending_.load(std::memory_order_acquire))
     beside_pending_.wait(p, std::memory_order_acquire);
@@ -179,13 +194,14 @@ void JobPool::helper_loop(std::stop_token stop) {
   // has seen that bump also sees the request, one that has not will be woken by it.
   std::uint64_t seen = generation_.load(std::memory_order_acquire);
   while (!stop.stop_requested()) {
-    int spin = 0;
-    for (; spin < kSpinRounds && generation_.load(std::memory_order_acquire) == seen; ++spin)
+    for (SpinBudget budget; generation_.load(std::memory_order_acquire) == seen;) {
       if (run_beside())
-        spin = 0;  // then look for a phase again
-      else
-        cpu_relax();
-    if (spin == kSpinRounds) generation_.wait(seen, std::memory_order_acquire);
+        budget = SpinBudget();  // then look for a phase again
+      else if (!budget.spin()) {
+        generation_.wait(seen, std::memory_order_acquire);
+        break;
+      }
+    }
     if (stop.stop_requested()) return;
     seen = generation_.load(std::memory_order_acquire);
     work(seen);
