@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "models/cpu/avx512.hpp"
@@ -140,7 +141,76 @@ bool transposed_same_as_eigen(Index rows, Index depth, Index cols, Index pad, bo
   return std::memcmp(got.data(), expected.data(), sizeof(double) * got.size()) == 0;
 }
 
+// Rows of a matrix handed out on demand, as a RowSource does for byte-coded data; counts
+// the rows it made and notes any call of more than kSourceRows rows or out of range.
+class RowsOf final : public dp::RowSource {
+ public:
+  explicit RowsOf(const Matrix& x) : RowSource(x.rows(), x.cols()), x_(x) {}
+  void fill(Index first, Index count, double* to) const override {
+    if (count < 1 || count > dp::kSourceRows || first < 0 || first + count > x_.rows())
+      bad_ = true;
+    else
+      std::memcpy(to, x_.data() + first * x_.cols(),
+                  sizeof(double) * std::size_t(count * x_.cols()));
+    made_ += count;
+  }
+  Index made() const { return made_; }
+  bool bad() const { return bad_; }
+
+ private:
+  const Matrix& x_;
+  mutable Index made_ = 0;
+  mutable bool bad_ = false;
+};
+
+// x·W by dp::multiply of rows made on demand against Eigen's expression. Returns whether the
+// bits agree and every row was made exactly once, in calls of at most kSourceRows rows
+// (the rows made whole first when not vectorized).
+bool source_same_as_eigen(Index rows, Index depth, Index cols, bool vector, std::mt19937_64& rng) {
+  Matrix x(rows, depth);
+  fill_awkward(x.data(), x.size(), rng);
+  std::vector<double> w(std::size_t(depth * cols));
+  fill_awkward(w.data(), Index(w.size()), rng);
+  Matrix expected, got(3, 3);
+  expected.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w.data(), depth, cols);
+  const RowsOf source(x);
+  dp::multiply(source, w.data(), cols, got, vector);
+  return !source.bad() && source.made() == rows && got.rows() == rows && got.cols() == cols &&
+         std::memcmp(got.data(), expected.data(), sizeof(double) * std::size_t(got.size())) == 0;
+}
+
 }  // namespace
+
+TEST_CASE("dense product: rows made on demand give the matrix's bits") {
+  std::mt19937_64 rng(19);
+  // With the kernel (where it runs), and through Eigen's product of the rows made whole.
+  for (const bool vector : {true, false}) {
+    if (vector && !kernel_runs_here()) continue;
+    INFO((vector ? "AVX-512 kernel" : "Eigen"));
+    const Sweep r = sweep(
+        {2, 3, 4, 5, 7, 9, 13, 64, 101, 1024, 1027}, {1, 7, 8, 9, 17, 100, 399, 401, 785, 1500},
+        {2, 3, 5, 8, 9, 10, 11, 17, 100, 128},
+        [&](Index rows, Index depth, Index cols) {
+          return !vector || dp::vectorized(rows, depth, cols);
+        },
+        [](Index rows, Index depth, Index cols) {
+          return EigenShape{depth, cols, rows, dp::eigen_blocking(cols, depth, rows)};
+        },
+        [](Index, Index samples, const dp::Blocking& b) {
+          return samples % 4 != 0 || b.nc % 4 != 0;
+        },
+        [&](Index rows, Index depth, Index cols, Index) {
+          return source_same_as_eigen(rows, depth, cols, vector, rng);
+        });
+    check_sweep(r);
+  }
+  // One row and tiny products are Eigen's other paths: the rows made whole take them.
+  for (const auto& [rows, depth, cols] :
+       {std::tuple<Index, Index, Index>{1, 785, 10}, {2, 3, 4}, {5, 1, 2}, {3, 9, 1}}) {
+    INFO(rows << " x " << depth << " x " << cols);
+    CHECK(source_same_as_eigen(rows, depth, cols, true, rng));
+  }
+}
 
 TEST_CASE("dense product: the AVX-512 kernel gives Eigen's product's bits, for W and Wᵀ") {
   if (!kernel_runs_here()) return;

@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
 
+#include "models/cpu/avx512.hpp"
 #include "models/data/registry.hpp"
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/cnn/conv_net.hpp"
@@ -260,4 +262,31 @@ TEST_CASE("memory estimate: a CNN's scratch is linear in the batch") {
                                  2.0 * double(net.parameter_count())) +
                           8.0 * 32 * 784;
   CHECK(models::ConvNet::thread_bytes(a, models::Precision::single, 32) == Approx(expected));
+}
+
+// Fashion-MNIST is kept as byte codes. A dense classifier widens them four rows at a time
+// inside its AVX-512 product (dense_product::RowSource), else a whole evaluation block of
+// 1,024 rows; the thread scratch counts what the processor running the estimate does:
+//   softmax, batch 16: thread_bytes(784, {}, 10, 16) + 8 x 784 x (4 or 1,024).
+// A least-squares model (no such product) keeps the block of 1,024 rows.
+TEST_CASE("memory estimate: byte-coded features in a dense classifier's product, by hand") {
+  if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
+    WARN("dataset-fashion-mnist is not installed; skipping");
+    return;
+  }
+  const bool avx512 = models::avx512_available();
+  CHECK(models::DenseClassifier::coded_rows_widened() == (avx512 ? 4 : 1024));
+  json doc = {{"workers", 2},
+              {"data", {{"source", "fashion-mnist"}}},
+              {"model", {{"kind", "softmax"}}},
+              {"algorithm", {{"kind", "sgd"}, {"batch_size", 16}}},
+              {"stop", {{"iterations", 2}}}};
+  const sim::PreparedRun p = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
+  REQUIRE(p.data->train.features.is_coded());
+  const double widened = 8.0 * 784 * (avx512 ? 4 : 1024);
+  CHECK(piece(p.memory, "thread scratch") ==
+        Approx(models::DenseClassifier::thread_bytes(784, {}, 10, 16) + widened));
+  doc["model"] = {{"kind", "least-squares"}};
+  const sim::PreparedRun ls = sim::prepare(sim::load_scenario(doc), {.inline_metrics = true});
+  CHECK(piece(ls.memory, "thread scratch") == Approx(8.0 * 16 * (784 + 2) + 8.0 * 784 * 1024));
 }

@@ -17,8 +17,6 @@
 
 namespace dlsim::models::dense_product {
 
-namespace {}  // namespace
-
 Blocking eigen_blocking(Index rows, Index depth, Index cols) {
   Blocking b{depth, rows, cols};
   Eigen::internal::computeProductBlockingSizes<double, double, 1>(b.kc, b.mc, b.nc, Index(1));
@@ -33,9 +31,9 @@ bool blocked_product(Index rows, Index depth, Index cols) {
 
 #ifdef DLSIM_DENSE_AVX512
 
-constexpr Index kLanes = 8;  // outputs per vector
-constexpr int kSamples = 4;  // samples at once
-constexpr Index kPeel = 8;   // Eigen's k unrolling in the one-packet path (its pk)
+constexpr Index kLanes = 8;                 // outputs per vector
+constexpr int kSamples = int(kSourceRows);  // samples at once
+constexpr Index kPeel = 8;                  // Eigen's k unrolling in the one-packet path (its pk)
 
 // Masks over `count` lanes (Eigen's rows of the product, in blocks of mc), a vector of
 // eight per mask: the one-packet rows [in_block/4·4, in_block/2·2) of each block, which
@@ -140,9 +138,10 @@ DLSIM_AVX512 void samples_block(const double* const* x, Index k0, Index depth, I
 }
 
 // x·W with W (depth × cols) given by where its (k, j) is: w[k·k_stride + j·j_stride].
-DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const double* w,
+// `samples(i, s, x_rows)` points x_rows[0, s) at the rows [i, i + s) of x (s <= kSamples).
+template <class Samples>
+DLSIM_AVX512 void multiply_avx512(Samples&& samples, Index rows, Index depth, const double* w,
                                   Index k_stride, Index j_stride, Index cols, Matrix& out) {
-  const Index rows = x.rows(), depth = x.cols();
   // Eigen computes outᵀ = Wᵀ·xᵀ: its rows are the outputs, its columns the samples.
   const Blocking blocking = eigen_blocking(cols, depth, rows);
   const Index vectors = (cols + kLanes - 1) / kLanes, padded = vectors * kLanes;
@@ -180,10 +179,8 @@ DLSIM_AVX512 void multiply_avx512(const Eigen::Ref<const Matrix>& x, const doubl
       const int s = int(std::min<Index>(kSamples, end - i));
       const double* x_rows[kSamples];
       double* out_rows[kSamples];
-      for (int r = 0; r < s; ++r) {
-        x_rows[r] = x.data() + (i + r) * x.outerStride();
-        out_rows[r] = out.data() + (i + r) * cols;
-      }
+      samples(i, s, x_rows);
+      for (int r = 0; r < s; ++r) out_rows[r] = out.data() + (i + r) * cols;
       const __mmask8* masks = i < splitting ? split : no_split;
       for (Index k0 = 0; k0 < depth; k0 += blocking.kc) {
         const Index block = std::min(blocking.kc, depth - k0), peeled = block & ~(kPeel - 1);
@@ -328,6 +325,13 @@ DLSIM_AVX512 void multiply_transposed_avx512(const Eigen::Ref<const Matrix>& x,
   }
 }
 
+// The samples of a row-major matrix, read in place.
+auto rows_of(const Eigen::Ref<const Matrix>& x) {
+  return [&x](Index i, int s, const double** x_rows) {
+    for (int r = 0; r < s; ++r) x_rows[r] = x.data() + (i + r) * x.outerStride();
+  };
+}
+
 #endif  // DLSIM_DENSE_AVX512
 
 }  // namespace
@@ -362,18 +366,42 @@ void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Ma
               bool vector) {
 #ifdef DLSIM_DENSE_AVX512
   if (vectorized(x.rows(), x.cols(), cols, vector)) {
-    multiply_avx512(x, w, 1, x.cols(), cols, out);
+    multiply_avx512(rows_of(x), x.rows(), x.cols(), w, 1, x.cols(), cols, out);
     return;
   }
 #endif
   out.noalias() = x * Eigen::Map<const Eigen::MatrixXd>(w, x.cols(), cols);
 }
 
+void multiply(const RowSource& x, const double* w, Index cols, Matrix& out, bool vector) {
+  const Index rows = x.rows(), depth = x.depth();
+#ifdef DLSIM_DENSE_AVX512
+  if (vectorized(rows, depth, cols, vector)) {
+    // Four rows at a time into a per-thread buffer (25 KB at depth 784: in L1).
+    static thread_local std::vector<double> buffer;
+    buffer.resize(std::size_t(kSamples * depth));
+    const auto samples = [&](Index i, int s, const double** x_rows) {
+      x.fill(i, s, buffer.data());
+      for (int r = 0; r < s; ++r) x_rows[r] = buffer.data() + r * depth;
+    };
+    multiply_avx512(samples, rows, depth, w, 1, depth, cols, out);
+    return;
+  }
+#endif
+  // The rows made whole, in a per-thread block, and multiplied as a matrix of them is.
+  static thread_local Matrix whole;
+  whole.resize(rows, depth);
+  for (Index i = 0; i < rows; i += kSourceRows)
+    x.fill(i, std::min<Index>(kSourceRows, rows - i), whole.data() + i * depth);
+  multiply(whole, w, cols, out, vector);
+}
+
 void multiply_by_transpose(const Eigen::Ref<const Matrix>& x, const double* w, Index cols,
                            Matrix& out, bool vector) {
 #ifdef DLSIM_DENSE_AVX512
   if (vectorized(x.rows(), x.cols(), cols, vector)) {
-    multiply_avx512(x, w, cols, 1, cols, out);  // Wᵀ(k, j) = W(j, k) = w[j + k·cols]
+    // Wᵀ(k, j) = W(j, k) = w[j + k·cols]
+    multiply_avx512(rows_of(x), x.rows(), x.cols(), w, cols, 1, cols, out);
     return;
   }
 #endif

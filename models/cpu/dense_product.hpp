@@ -47,6 +47,33 @@ bool vectorized(Index rows, Index depth, Index cols, bool vector = avx512_availa
 void multiply(const Eigen::Ref<const Matrix>& x, const double* w, Index cols, Matrix& out,
               bool vector = avx512_available());
 
+/// RowSource::fill makes at most this many rows a call: the kernel's samples at once.
+constexpr Index kSourceRows = 4;
+
+/// Rows of x made on demand, for multiply(): fill(first, count, to) writes the rows [first,
+/// first + count) of x, depth() doubles each, one after another at `to` (count <=
+/// kSourceRows). A
+/// block of byte-coded rows (FeatureMatrix) is so widened four rows at a time inside the
+/// product, in the core's L1 cache, instead of whole into a block of doubles (6.4 MB for
+/// an evaluation's 1,024 rows of 784) written out and read back.
+class RowSource {
+ public:
+  RowSource(Index rows, Index depth) : rows_(rows), depth_(depth) {}
+  Index rows() const { return rows_; }
+  Index depth() const { return depth_; }
+  virtual void fill(Index first, Index count, double* to) const = 0;
+
+ protected:
+  ~RowSource() = default;
+
+ private:
+  Index rows_, depth_;
+};
+
+/// out ← x·W for the rows `x` makes: the bits multiply() gives for the same values.
+void multiply(const RowSource& x, const double* w, Index cols, Matrix& out,
+              bool vector = avx512_available());
+
 /// out ← x·Wᵀ, as Eigen's `out.noalias() = x * W.transpose()` gives it (the same bits), W a
 /// column-major `cols` × x.cols() matrix at w (the layer below's G: G·Wᵀ). Takes the
 /// AVX-512 kernel when vectorized(x.rows(), x.cols(), cols).

@@ -196,6 +196,14 @@ class FeatureMatrix {
     }
   }
 
+  /// Byte-coded storage: the rows [first, first + count) widened to doubles at `to`, one
+  /// after another (std::logic_error on other storage). What a product that makes its
+  /// input rows a few at a time reads (dense_product::RowSource).
+  void widen_rows(Index first, Index count, double* to) const {
+    if (!is_coded()) throw std::logic_error("FeatureMatrix: widen_rows of storage without codes");
+    widen_codes(codes() + first * cols_, *table_, to, count * cols_);
+  }
+
   /// Rounds every value to the nearest float and keeps those (owned float64 storage
   /// only; float32 storage is left as it is). In place: the floats take the first half
   /// of the doubles' memory and the second half goes back to the kernel, so the

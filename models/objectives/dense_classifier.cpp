@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/cpu/dense_product.hpp"
+#include "models/cpu/prefetch.hpp"
 #include "models/data/labels.hpp"
 #include "models/objectives/batch.hpp"
 #include "models/objectives/counts.hpp"
@@ -33,6 +34,29 @@ DenseClassifierScratch& dense_classifier_scratch() {
   thread_local DenseClassifierScratch s;
   return s;
 }
+
+// A block of byte-coded rows, widened four at a time inside the first layer's product
+// (no block of doubles written out and read back; the same values, so the same bits).
+class CodedRows final : public dense_product::RowSource {
+ public:
+  CodedRows(const FeatureMatrix& features, Index first, Index count)
+      : RowSource(count, features.cols()), features_(features), first_(first) {}
+  void fill(Index first, Index count, double* to) const override {
+    features_.widen_rows(first_ + first, count, to);
+    // The rows two calls ahead, asked for now: the codes are read once, in order, and
+    // the hardware's prefetcher stops at every 4 KiB page.
+    const Index ahead = first_ + first + 2 * count;
+    const Index n = std::min(count, features_.rows() - ahead);
+    if (n > 0)
+      prefetch_bytes(
+          static_cast<const std::uint8_t*>(features_.storage_data()) + ahead * features_.cols(),
+          std::size_t(n * features_.cols()));
+  }
+
+ private:
+  const FeatureMatrix& features_;
+  Index first_;
+};
 
 }  // namespace
 
@@ -93,6 +117,10 @@ double DenseClassifier::thread_bytes(std::int64_t features, const std::vector<In
   return 8 * (double(batch) * (double(features) + 1) + 2 * rows * widths);
 }
 
+Index DenseClassifier::coded_rows_widened() {
+  return avx512_available() ? dense_product::kSourceRows : kDenseEvalBlock;
+}
+
 std::vector<Index> DenseClassifier::tensor_sizes() const {
   std::vector<Index> sizes;
   for (const Layer& l : layers_) {
@@ -110,14 +138,24 @@ void DenseClassifier::check(const Vector& w, const Dataset& data) const {
 const Matrix& DenseClassifier::forward(const Vector& w, const Eigen::Ref<const Matrix>& x) const {
   DenseClassifierScratch& s = dense_classifier_scratch();
   s.h.resize(layers_.size());
+  // h_0 = input · weights, Eigen's bits (dense_product.hpp).
+  dense_product::multiply(x, w.data() + layers_[0].weights, layers_[0].out, s.h[0]);
+  return forward_from_first_product(w);
+}
+
+const Matrix& DenseClassifier::forward(const Vector& w, const dense_product::RowSource& x) const {
+  DenseClassifierScratch& s = dense_classifier_scratch();
+  s.h.resize(layers_.size());
+  dense_product::multiply(x, w.data() + layers_[0].weights, layers_[0].out, s.h[0]);
+  return forward_from_first_product(w);
+}
+
+const Matrix& DenseClassifier::forward_from_first_product(const Vector& w) const {
+  DenseClassifierScratch& s = dense_classifier_scratch();
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     const Layer& layer = layers_[l];
     Matrix& out = s.h[l];
-    // out = input · weights, Eigen's bits (dense_product.hpp).
-    if (l == 0)
-      dense_product::multiply(x, w.data() + layer.weights, layer.out, out);
-    else
-      dense_product::multiply(s.h[l - 1], w.data() + layer.weights, layer.out, out);
+    if (l > 0) dense_product::multiply(s.h[l - 1], w.data() + layer.weights, layer.out, out);
     if (bias_) out.rowwise() += BiasMap(w.data() + layer.bias, layer.out).transpose();
     if (!layer.hidden) continue;
     if (activation_ == Activation::relu)
@@ -133,22 +171,27 @@ std::optional<LossSums> DenseClassifier::data_sums(const Vector& w, const Datase
   check(w, data);
   check_row_range(begin, end, data.size(), kDenseClassifierName);
   double cross_entropy = 0, correct = 0;
+  // The logits z of the rows from `first` on: their losses and hits.
+  const auto add_block = [&](Index first, const Matrix& z) {
+    const Vector max = z.rowwise().maxCoeff();
+    const Vector log_sum_exp =
+        max.array() + (z.colwise() - max).array().exp().rowwise().sum().log();
+    for (Index i = 0; i < z.rows(); ++i) {
+      const int label = class_index(data.labels(first + i), classes_, kDenseClassifierName);
+      cross_entropy += log_sum_exp(i) - z(i, label);
+      Index predicted = 0;
+      z.row(i).maxCoeff(&predicted);
+      correct += predicted == label ? 1.0 : 0.0;
+    }
+  };
   for (Index r0 = begin; r0 < end; r0 += kDenseEvalBlock) {
     const Index block = std::min(kDenseEvalBlock, end - r0);
-    data.features.for_row_blocks(r0, block, [&](Index offset, const auto& x) {
-      const Matrix& z = forward(w, x);
-      const Vector max = z.rowwise().maxCoeff();
-      const Vector log_sum_exp =
-          max.array() + (z.colwise() - max).array().exp().rowwise().sum().log();
-      for (Index i = 0; i < z.rows(); ++i) {
-        const Index row = r0 + offset + i;
-        const int label = class_index(data.labels(row), classes_, kDenseClassifierName);
-        cross_entropy += log_sum_exp(i) - z(i, label);
-        Index predicted = 0;
-        z.row(i).maxCoeff(&predicted);
-        correct += predicted == label ? 1.0 : 0.0;
-      }
-    });
+    if (data.features.is_coded()) {
+      add_block(r0, forward(w, CodedRows(data.features, r0, block)));
+      continue;
+    }
+    data.features.for_row_blocks(
+        r0, block, [&](Index offset, const auto& x) { add_block(r0 + offset, forward(w, x)); });
   }
   return LossSums{cross_entropy, correct};
 }

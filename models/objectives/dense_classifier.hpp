@@ -29,6 +29,10 @@
 
 namespace dlsim::models {
 
+namespace dense_product {
+class RowSource;
+}
+
 enum class Activation { relu, tanh };
 
 class DenseClassifier : public SummedObjective {
@@ -62,6 +66,9 @@ class DenseClassifier : public SummedObjective {
   /// the larger of the batch and an evaluation block (the memory estimate).
   static double thread_bytes(std::int64_t features, const std::vector<Index>& hidden,
                              std::int64_t classes, std::int64_t batch);
+  /// Rows of byte-coded features an evaluation widens at once: four inside the AVX-512
+  /// product (dense_product::RowSource), else its whole block.
+  static Index coded_rows_widened();
 
  private:
   struct Layer {
@@ -72,6 +79,10 @@ class DenseClassifier : public SummedObjective {
   };
   // Forward pass over `x`; fills scratch activations, returns the logits.
   const Matrix& forward(const Vector& w, const Eigen::Ref<const Matrix>& x) const;
+  // The same over rows made on demand (byte-coded data, widened inside the first product).
+  const Matrix& forward(const Vector& w, const dense_product::RowSource& x) const;
+  // The rest of a forward pass once the first activation holds input · W_0.
+  const Matrix& forward_from_first_product(const Vector& w) const;
   void check(const Vector& w, const Dataset& data) const;
 
   Index features_;

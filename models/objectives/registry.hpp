@@ -52,6 +52,9 @@ struct ModelMemory {
   double thread_bytes = 0;
   /// Doubles every worker holds besides the algorithm's vectors (consensus: its start).
   double worker_values = 0;
+  /// Rows of byte-coded features a thread widens to doubles at once, in a scratch of its
+  /// own (counted when the data is byte-coded): at most an evaluation block's.
+  double coded_rows_widened = 1024;
 };
 
 /// One kind's typed options, read once from the scenario.

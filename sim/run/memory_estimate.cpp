@@ -22,11 +22,10 @@ constexpr double kStreamBytes = sizeof(Rng);  // one random stream (2,504 bytes)
 constexpr double kProcessBytes = 6.9e3;       // with its stream compressor and random stream
 constexpr double kProcessWithoutValuesBytes = 1.6e3;  // a model without values: neither
 constexpr double kMessageBytes = 280;
-constexpr double kTensorChainBytes = 420;   // per tensor per worker with values: stream compressor
-constexpr double kPayloadBuffers = 2;       // per worker: one in flight, one being encoded
-constexpr double kRecorderVectors = 2;      // per model holder: pending and latest deposit
-constexpr double kConvertedRows = 500;      // float32 storage: rows converted at once, at most
-constexpr double kWidenedCodedRows = 1024;  // byte codes: a dense classifier's evaluation block
+constexpr double kTensorChainBytes = 420;  // per tensor per worker with values: stream compressor
+constexpr double kPayloadBuffers = 2;      // per worker: one in flight, one being encoded
+constexpr double kRecorderVectors = 2;     // per model holder: pending and latest deposit
+constexpr double kConvertedRows = 500;     // float32 storage: rows converted at once, at most
 
 std::string count(double x) {
   // Whole counts in full ("1000000 nodes", not "1e+06 nodes"); others to 6 digits.
@@ -188,14 +187,15 @@ MemoryEstimate estimate_memory(const Scenario& s, const RunSizes& z) {
   // Per-thread scratch: every thread that runs jobs or evaluation chunks keeps its own.
   // float32 storage adds the block an evaluation converts to doubles: at most the 500
   // rows of a convolutional network's evaluation block (dense classifiers convert 64);
-  // byte codes the block widened whole: at most a dense classifier's 1,024 rows.
+  // byte codes the rows the model widens at once (ModelMemory::coded_rows_widened: an
+  // evaluation block, or four inside a dense classifier's AVX-512 product).
   // With metrics in the background and one thread the evaluation's scratch moves to the
   // metrics thread and the simulation's thread keeps only its gradients'; with a pool a row's
   // chunks are evaluated by its threads: as many threads' worth as inline either way.
   const double threads = double(std::max(z.threads, 1));
   const double per_thread = z.model.thread_bytes +
                             (z.float32 ? 8.0 * kConvertedRows * double(z.features) : 0.0) +
-                            (z.coded ? 8.0 * kWidenedCodedRows * double(z.features) : 0.0);
+                            (z.coded ? 8.0 * z.model.coded_rows_widened * double(z.features) : 0.0);
   e.pieces.push_back({"thread scratch", threads * per_thread,
                       fmt::format("{} threads x {} bytes", count(threads), count(per_thread)),
                       "algorithm.batch_size"});

@@ -23,7 +23,8 @@ std::optional<std::int64_t> DenseOptions::parameter_count(const DataShape& data)
 
 ModelMemory DenseOptions::memory(const DataShape& data, std::int64_t batch) const {
   return {.thread_bytes = DenseClassifier::thread_bytes(data.features.value_or(0), hidden,
-                                                        data.classes.value_or(2), batch)};
+                                                        data.classes.value_or(2), batch),
+          .coded_rows_widened = double(DenseClassifier::coded_rows_widened())};
 }
 
 }  // namespace dlsim::models
