@@ -10,13 +10,8 @@ namespace dlsim::models {
 
 namespace {
 
-/// Appends the first message.bits bits of message to out.
-void append_bits(BitWriter& out, const Encoded& message) {
-  out.put_bytes(message.bytes.data(), message.bits);
-}
-
 /// The next `bits` bits of in as a message of `dimension` coordinates, into `part` (which
-/// keeps its memory).
+/// keeps its memory). Checked here first, so a short message names the per-tensor format.
 void take_bits(BitReader& in, std::uint64_t bits, Eigen::Index dimension, Encoded& part) {
   if (bits > in.remaining())
     throw std::invalid_argument("per-tensor decode: message shorter than its slices");
@@ -68,7 +63,7 @@ void PerTensor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Enco
     slice_values_[t] = v.segment(begin, sizes_[t]);  // same size every time: no allocation
     slices_[t]->encode_into(slice_values_[t], rng, slice_message_);
     if (!fixed_size()) out.put_elias_omega(slice_message_.bits + 1);
-    append_bits(out, slice_message_);
+    out.put_bytes(slice_message_.bytes.data(), slice_message_.bits);
     begin += sizes_[t];
   }
   message.dimension = v.size();
