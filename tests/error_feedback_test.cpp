@@ -127,6 +127,55 @@ TEST_CASE("per-tensor: each slice encoded by its own instance; bits = sum of the
   CHECK(off->bits_for(421) == 10 * (32 + 9));
 }
 
+// CHOCO-SGD adds a top-k message's kept coordinates in place of decoding it
+// (Compressor::add_decoded); per tensor, each slice adds its part to its segment.
+TEST_CASE("per-tensor: top-k slices add in place what decode gives, bit for bit") {
+  const std::vector<Eigen::Index> sizes = {300, 20, 100, 1};
+  auto own = chain({{"kind", "top-k"}, {"ratio", 0.9}}, sizes);
+  const auto reader = chain({{"kind", "top-k"}, {"ratio", 0.9}}, sizes);
+  REQUIRE(reader->adds_decoded());
+  Eigen::VectorXd none(421);
+  CHECK_FALSE(own->add_last_encoded(1.0, none));  // nothing encoded yet
+  std::mt19937_64 rng(12);
+  for (const auto& [name, v] : awkward_vectors(421, 7)) {
+    INFO(name);
+    const Encoded m = own->encode(v, rng);
+    Eigen::VectorXd target = gaussian(421, 8);
+    for (Eigen::Index i = 0; i < target.size(); i += 3) target(i) = 0.0;  // +0 included
+    for (const double weight : {1.0, 0.37, 1e-300}) {
+      Eigen::VectorXd q, dense = target, sparse = target, kept = target;
+      reader->decode(m, q);
+      dense += weight * q;
+      reader->add_decoded(m, weight, sparse);
+      CHECK(bitwise_equal(sparse, dense));
+      REQUIRE(own->add_last_encoded(weight, kept));
+      CHECK(bitwise_equal(kept, dense));
+    }
+    Eigen::VectorXd wrong(422);
+    CHECK_THROWS_AS(reader->add_decoded(m, 1.0, wrong), std::invalid_argument);
+    CHECK_THROWS_AS(own->add_last_encoded(1.0, wrong), std::invalid_argument);
+    Encoded cut = m;
+    cut.bits -= 1;
+    CHECK_THROWS_AS(reader->add_decoded(cut, 1.0, target), std::invalid_argument);
+  }
+  // A message of another length is compressed whole, and added whole.
+  const Eigen::VectorXd w = gaussian(77, 9);
+  const Encoded whole = own->encode(w, rng);
+  Eigen::VectorXd q, dense = Eigen::VectorXd::Zero(77), sparse = dense, kept = dense;
+  reader->decode(whole, q);
+  dense += 0.5 * q;
+  reader->add_decoded(whole, 0.5, sparse);
+  REQUIRE(own->add_last_encoded(0.5, kept));
+  CHECK(bitwise_equal(sparse, dense));
+  CHECK(bitwise_equal(kept, dense));
+  // Kinds that decode every coordinate keep the dense decode, per tensor as well.
+  const auto qsgd = chain({{"kind", "qsgd"}, {"levels", 5}}, sizes);
+  CHECK_FALSE(qsgd->adds_decoded());
+  Eigen::VectorXd zero = Eigen::VectorXd::Zero(421);
+  CHECK_THROWS_AS(qsgd->add_decoded(qsgd->encode(zero, rng), 1.0, zero), std::logic_error);
+  CHECK_FALSE(qsgd->add_last_encoded(1.0, zero));
+}
+
 TEST_CASE("factory: kinds, options and properties") {
   CHECK(chain({{"kind", "none"}}, {5})->all_reducible());
   CHECK(chain({{"kind", "fp16"}}, {5})->all_reducible());

@@ -73,11 +73,13 @@ class Compressor {
   /// adding them is cheaper than decoding every coordinate and adding the whole vector.
   virtual bool adds_decoded() const { return false; }
   /// target[i] += weight · q[i] for the coordinates the message carries (q = decode of
-  /// it; target has its dimension). For a target holding no −0.0 this equals
+  /// it; target has its dimension, and may be a segment of a longer vector). For a target
+  /// holding no −0.0 this equals
   /// `target += weight * q` bit for bit: the other coordinates would add weight · 0 = +0,
   /// which changes nothing else. Same checks as decode(); std::logic_error unless
   /// adds_decoded().
-  virtual void add_decoded(const Encoded& message, double weight, Eigen::VectorXd& target) const {
+  virtual void add_decoded(const Encoded& message, double weight,
+                           Eigen::Ref<Eigen::VectorXd> target) const {
     (void)message, (void)weight, (void)target;
     throw std::logic_error("this compressor cannot add a message without decoding it");
   }
@@ -85,7 +87,7 @@ class Compressor {
   /// CHOCO's x̂_i ← x̂_i + q_i), from what it kept while packing it, without reading the
   /// bytes back; the same doubles. Returns false when it kept nothing to add from (no
   /// message yet, or a kind that keeps nothing: then decode the message instead).
-  virtual bool add_last_encoded(double weight, Eigen::VectorXd& target) const {
+  virtual bool add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const {
     (void)weight, (void)target;
     return false;
   }

@@ -38,8 +38,9 @@ class TopKCompressor final : public Compressor {
   std::uint64_t bits_for(Eigen::Index dimension) const override;
   bool unbiased() const override { return false; }
   bool adds_decoded() const override { return true; }
-  void add_decoded(const Encoded& message, double weight, Eigen::VectorXd& target) const override;
-  bool add_last_encoded(double weight, Eigen::VectorXd& target) const override;
+  void add_decoded(const Encoded& message, double weight,
+                   Eigen::Ref<Eigen::VectorXd> target) const override;
+  bool add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const override;
 
  private:
   // Throws std::invalid_argument unless the message has the size its dimension implies.

@@ -118,7 +118,7 @@ void TopKCompressor::decode(const Encoded& message, Eigen::VectorXd& out) const 
 }
 
 void TopKCompressor::add_decoded(const Encoded& message, double weight,
-                                 Eigen::VectorXd& target) const {
+                                 Eigen::Ref<Eigen::VectorXd> target) const {
   check(message);
   if (target.size() != message.dimension)
     throw std::invalid_argument("top-k decode: a message of " + std::to_string(message.dimension) +
@@ -128,7 +128,7 @@ void TopKCompressor::add_decoded(const Encoded& message, double weight,
   for_each_kept(message, [to, weight](Eigen::Index i, double q) { to[i] += weight * q; });
 }
 
-bool TopKCompressor::add_last_encoded(double weight, Eigen::VectorXd& target) const {
+bool TopKCompressor::add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const {
   if (last_dimension_ < 0) return false;
   if (target.size() != last_dimension_)
     throw std::invalid_argument("top-k: the last message, of " + std::to_string(last_dimension_) +

@@ -55,7 +55,12 @@ std::uint64_t PerTensor::bits_for(Eigen::Index dimension) const {
 }
 
 void PerTensor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Encoded& message) {
-  if (!split(v.size())) return whole_->encode_into(v, rng, message);
+  last_ = Last::none;  // until this message is whole
+  if (!split(v.size())) {
+    whole_->encode_into(v, rng, message);
+    last_ = Last::whole;
+    return;
+  }
   BitWriter& out = writer_;
   out.reset(bits_for(v.size()));
   Eigen::Index begin = 0;
@@ -69,6 +74,7 @@ void PerTensor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Enco
   message.dimension = v.size();
   message.bits = out.bits();
   out.finish_into(message.bytes);
+  last_ = Last::split;
 }
 
 void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
@@ -91,6 +97,47 @@ void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
     begin += sizes_[t];
   }
   if (in.remaining() != 0) throw std::invalid_argument("per-tensor decode: trailing bits");
+}
+
+void PerTensor::add_decoded(const Encoded& message, double weight,
+                            Eigen::Ref<Eigen::VectorXd> target) const {
+  if (!split(message.dimension)) return whole_->add_decoded(message, weight, target);
+  check_message_size(message, "per-tensor");
+  if (target.size() != message.dimension)
+    throw std::invalid_argument(
+        "per-tensor decode: a message of " + std::to_string(message.dimension) +
+        " coordinates added to a vector of " + std::to_string(target.size()));
+  BitReader in(message.bytes, message.bits);
+  thread_local Encoded part;  // scratch, as in decode()
+  Eigen::Index begin = 0;
+  for (std::size_t t = 0; t < sizes_.size(); ++t) {
+    const std::uint64_t bits =
+        fixed_size() ? slices_[t]->bits_for(sizes_[t]) : in.get_elias_omega() - 1;
+    take_bits(in, bits, sizes_[t], part);
+    slices_[t]->add_decoded(part, weight, target.segment(begin, sizes_[t]));
+    begin += sizes_[t];
+  }
+  if (in.remaining() != 0) throw std::invalid_argument("per-tensor decode: trailing bits");
+}
+
+bool PerTensor::add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const {
+  if (last_ == Last::none) return false;
+  if (last_ == Last::whole) return whole_->add_last_encoded(weight, target);
+  if (target.size() != total_)
+    throw std::invalid_argument("per-tensor: the last message, of " + std::to_string(total_) +
+                                " coordinates, added to a vector of " +
+                                std::to_string(target.size()));
+  // Every slice is of one kind and encoded its part of the last message: the first tells
+  // whether the kind keeps what it packed; then every one does.
+  Eigen::Index begin = 0;
+  for (std::size_t t = 0; t < sizes_.size(); ++t) {
+    if (!slices_[t]->add_last_encoded(weight, target.segment(begin, sizes_[t]))) {
+      if (t == 0) return false;
+      throw std::logic_error("per-tensor: a slice kept nothing of the last message");
+    }
+    begin += sizes_[t];
+  }
+  return true;
 }
 
 }  // namespace dlsim::models

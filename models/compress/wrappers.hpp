@@ -53,9 +53,17 @@ class PerTensor final : public Compressor {
   bool unbiased() const override { return whole_->unbiased(); }
   bool all_reducible() const override { return whole_->all_reducible(); }
   bool fixed_size() const override { return whole_->fixed_size(); }
+  /// The slices' kind adds its messages in place (top-k): each slice's part is added to
+  /// its segment of the target, as decode() would write it.
+  bool adds_decoded() const override { return whole_->adds_decoded(); }
+  void add_decoded(const Encoded& message, double weight,
+                   Eigen::Ref<Eigen::VectorXd> target) const override;
+  bool add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const override;
 
  private:
   bool split(Eigen::Index dimension) const { return dimension == total_; }
+  // How the last message was encoded (add_last_encoded()).
+  enum class Last { none, whole, split };
 
   std::vector<Eigen::Index> sizes_;
   Eigen::Index total_ = 0;
@@ -64,6 +72,7 @@ class PerTensor final : public Compressor {
   std::vector<Eigen::VectorXd> slice_values_;  // reused buffers, one per tensor
   Encoded slice_message_;
   BitWriter writer_;
+  Last last_ = Last::none;
 };
 static_assert(check_compressor<PerTensor>());
 
