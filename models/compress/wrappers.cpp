@@ -77,47 +77,46 @@ void PerTensor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& rng, Enco
   last_ = Last::split;
 }
 
-void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
-  if (!split(message.dimension)) return whole_->decode(message, out);
+template <class Slice>
+void PerTensor::for_each_slice(const Encoded& message, Slice&& slice) const {
   check_message_size(message, "per-tensor");
-  out.resize(message.dimension);
   BitReader in(message.bytes, message.bits);
-  // Scratch: decode is const and may run on any thread. One decoded buffer per slice, so
-  // that their sizes never change (a resized Eigen vector reallocates).
+  // Scratch: decoding is const and may run on any thread.
   thread_local Encoded part;
-  thread_local std::vector<Eigen::VectorXd> part_out;
-  if (part_out.size() < sizes_.size()) part_out.resize(sizes_.size());
   Eigen::Index begin = 0;
   for (std::size_t t = 0; t < sizes_.size(); ++t) {
     const std::uint64_t bits =
         fixed_size() ? slices_[t]->bits_for(sizes_[t]) : in.get_elias_omega() - 1;
     take_bits(in, bits, sizes_[t], part);
-    slices_[t]->decode(part, part_out[t]);
-    out.segment(begin, sizes_[t]) = part_out[t];
+    slice(t, begin, part);
     begin += sizes_[t];
   }
   if (in.remaining() != 0) throw std::invalid_argument("per-tensor decode: trailing bits");
 }
 
+void PerTensor::decode(const Encoded& message, Eigen::VectorXd& out) const {
+  if (!split(message.dimension)) return whole_->decode(message, out);
+  out.resize(message.dimension);
+  // One decoded buffer per slice, so that their sizes never change (a resized Eigen
+  // vector reallocates).
+  thread_local std::vector<Eigen::VectorXd> part_out;
+  if (part_out.size() < sizes_.size()) part_out.resize(sizes_.size());
+  for_each_slice(message, [&](std::size_t t, Eigen::Index begin, const Encoded& part) {
+    slices_[t]->decode(part, part_out[t]);
+    out.segment(begin, sizes_[t]) = part_out[t];
+  });
+}
+
 void PerTensor::add_decoded(const Encoded& message, double weight,
                             Eigen::Ref<Eigen::VectorXd> target) const {
   if (!split(message.dimension)) return whole_->add_decoded(message, weight, target);
-  check_message_size(message, "per-tensor");
   if (target.size() != message.dimension)
     throw std::invalid_argument(
         "per-tensor decode: a message of " + std::to_string(message.dimension) +
         " coordinates added to a vector of " + std::to_string(target.size()));
-  BitReader in(message.bytes, message.bits);
-  thread_local Encoded part;  // scratch, as in decode()
-  Eigen::Index begin = 0;
-  for (std::size_t t = 0; t < sizes_.size(); ++t) {
-    const std::uint64_t bits =
-        fixed_size() ? slices_[t]->bits_for(sizes_[t]) : in.get_elias_omega() - 1;
-    take_bits(in, bits, sizes_[t], part);
+  for_each_slice(message, [&](std::size_t t, Eigen::Index begin, const Encoded& part) {
     slices_[t]->add_decoded(part, weight, target.segment(begin, sizes_[t]));
-    begin += sizes_[t];
-  }
-  if (in.remaining() != 0) throw std::invalid_argument("per-tensor decode: trailing bits");
+  });
 }
 
 bool PerTensor::add_last_encoded(double weight, Eigen::Ref<Eigen::VectorXd> target) const {

@@ -62,6 +62,10 @@ class PerTensor final : public Compressor {
 
  private:
   bool split(Eigen::Index dimension) const { return dimension == total_; }
+  // Checks a split message and calls slice(t, first coordinate, part) for each slice's
+  // part, in order (decode() and add_decoded()).
+  template <class Slice>
+  void for_each_slice(const Encoded& message, Slice&& slice) const;
   // How the last message was encoded (add_last_encoded()).
   enum class Last { none, whole, split };
 
