@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -192,4 +195,66 @@ TEST_CASE("mapped file: any other SIGBUS keeps its default action under the repo
     });
     check_default_action(end);
   }
+}
+
+namespace {
+
+// The VmFlags line of the mapping that starts at `begin` in /proc/self/smaps, or "".
+std::string vm_flags_of(const void* begin) {
+  std::ifstream smaps("/proc/self/smaps");
+  char start[32];
+  std::snprintf(start, sizeof start, "%lx-", static_cast<unsigned long>(std::uintptr_t(begin)));
+  bool in = false;
+  for (std::string line; std::getline(smaps, line);) {
+    if (line.rfind(start, 0) == 0) in = true;
+    if (in && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+// Whether [p, p + 1 page) is mapped: mincore fails with ENOMEM on an unmapped page.
+bool mapped(const void* p) {
+  unsigned char resident = 0;
+  const auto page = reinterpret_cast<void*>(std::uintptr_t(p) / kPage * kPage);
+  return ::mincore(page, kPage, &resident) == 0 || errno != ENOMEM;
+}
+
+}  // namespace
+
+TEST_CASE("mapped file: Pages::huge maps a long file at a 2 MiB boundary, for huge pages") {
+  constexpr std::size_t kHuge = std::size_t(2) << 20;
+  const auto path = dlsim::test::scratch_path("huge").string();
+  const std::size_t size = 2 * kHuge + kHuge / 2 + 123;  // ends inside a page
+  std::string bytes(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = char(i * 7 % 251);
+  std::ofstream(path, std::ios::binary) << bytes;
+  // Advice needs a kernel with transparent huge pages; without, the mapping is the same.
+  const bool thp = std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled");
+  if (!thp) WARN("no transparent huge pages here: the MADV_HUGEPAGE flag is not checked");
+
+  const unsigned char* data = nullptr;
+  {
+    const MappedFile m(path, MappedFile::Pages::huge);
+    data = m.data();
+    REQUIRE(m.size() == size);
+    CHECK(std::uintptr_t(data) % kHuge == 0);
+    CHECK(std::memcmp(data, bytes.data(), size) == 0);
+    CHECK(std::string(MappedFile::path_at(data)) == path);
+    CHECK(std::string(MappedFile::path_at(data + size - 1)) == path);
+    CHECK(MappedFile::path_at(data + size) == nullptr);
+    if (thp) CHECK(vm_flags_of(data).find(" hg") != std::string::npos);
+    // The reservation's rest was given back: nothing is mapped after the file's last page.
+    const std::size_t length = (size + kPage - 1) / kPage * kPage;
+    CHECK(mapped(data + length - 1));
+    CHECK_FALSE(mapped(data + length));
+  }
+  CHECK_FALSE(mapped(data));
+
+  // A file shorter than one huge page is mapped as Pages::small would: no advice.
+  const auto short_path = file_of("short", kHuge - 1);
+  const MappedFile s(short_path, MappedFile::Pages::huge);
+  CHECK(s.data()[kHuge - 2] == 'x');
+  const std::string flags = vm_flags_of(s.data());
+  CHECK_FALSE(flags.empty());
+  CHECK(flags.find(" hg") == std::string::npos);
 }

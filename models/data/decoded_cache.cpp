@@ -122,7 +122,7 @@ std::shared_ptr<const MappedFile> DecodedCache::find(const std::string& path,
   if (ec || size < kMinCachedBytes || size != trailer->size) return nullptr;
   std::shared_ptr<const MappedFile> mapped;
   try {
-    mapped = std::make_shared<const MappedFile>(entry->string());
+    mapped = std::make_shared<const MappedFile>(entry->string(), MappedFile::Pages::huge);
   } catch (const std::system_error&) {
     return nullptr;  // none (or unreadable): decompress
   }

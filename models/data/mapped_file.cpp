@@ -46,6 +46,33 @@ void unlist(int i) noexcept {
   l.taken.store(false, std::memory_order_release);
 }
 
+// Maps `size` bytes of `fd` at a 2 MiB boundary, marked MADV_HUGEPAGE (the constructor's
+// Pages::huge): a reservation of 2 MiB more than the file, the file mapped over its first
+// boundary, and the rest of the reservation given back.
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+void* map_huge(int fd, std::size_t size) {
+  constexpr std::uintptr_t kHuge = kHugePage;
+  const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t length = (std::uintptr_t(size) + page - 1) / page * page;
+  void* reserved = ::mmap(nullptr, length + kHuge, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return MAP_FAILED;
+  const auto from = std::uintptr_t(reserved), to = from + length + kHuge;
+  const std::uintptr_t at = (from + kHuge - 1) / kHuge * kHuge;
+  void* p = ::mmap(reinterpret_cast<void*>(at), size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  if (p == MAP_FAILED) {
+    const int error = errno;
+    ::munmap(reserved, length + kHuge);
+    errno = error;
+    return MAP_FAILED;
+  }
+  if (at > from) ::munmap(reserved, at - from);
+  if (to > at + length) ::munmap(reinterpret_cast<void*>(at + length), to - (at + length));
+  ::madvise(p, size, MADV_HUGEPAGE);  // advice only: a kernel without THP maps 4 KiB pages
+  return p;
+}
+
 }  // namespace
 
 const char* MappedFile::path_at(const void* address) noexcept {
@@ -58,7 +85,7 @@ const char* MappedFile::path_at(const void* address) noexcept {
   return nullptr;
 }
 
-MappedFile::MappedFile(const std::string& path) : path_(path) {
+MappedFile::MappedFile(const std::string& path, Pages pages) : path_(path) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot open file");
@@ -74,7 +101,9 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
   }
   size_ = std::size_t(st.st_size);
   if (size_ > 0) {
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* p = pages == Pages::huge && size_ >= kHugePage
+                  ? map_huge(fd, size_)
+                  : ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
       const int error = errno;
       ::close(fd);
