@@ -1,6 +1,7 @@
 // sim::JobPool (sim/engine/job_pool.hpp), the pool behind `--threads N`: every job of every
 // phase runs exactly once, claims take one job when few are left and up to 64 when many
-// are, and a job posted beside the phases runs on a helper without holding up a phase (or,
+// are, jobs placed by order go to their thread's lane (which the others take from the
+// tail), and a job posted beside the phases runs on a helper without holding up a phase (or,
 // untaken, in wait_beside; withdrawn, never); of a batch beside, the thread that waits runs
 // what no helper has taken.
 #include <atomic>
@@ -91,20 +92,110 @@ TEST_CASE("the pool's claims: one job when few are left, up to 64 when many are"
 TEST_CASE("the pool runs every job of large phases exactly once", "[threads]") {
   // Phases whose claims take many jobs at a time, and whose ends (fewer left than a
   // claim) shrink them to one: no job run twice, none skipped, none beyond the phase.
-  SlotJobs set(20'000);
+  // Phases of more than 65,535 jobs run as several (a claim word counts in 16 bits).
+  SlotJobs set(140'000);
   auto& [jobs, slots, pointers] = set;
   std::vector<int> expected_runs(jobs.size(), 0);
-  for (int threads : {2, 3}) {
-    sim::JobPool pool(threads);
-    for (std::size_t n : {20'000u, 1u, 4'097u, 63u, 513u, 20'000u, 12'345u}) {
-      pool.run_all(std::span<ComputeJob* const>(pointers.data(), n));
-      for (std::size_t i = 0; i < n; ++i) ++expected_runs[i];
+  for (int threads : {2, 3})
+    for (const auto spread : {sim::JobPool::Spread::any, sim::JobPool::Spread::by_order}) {
+      sim::JobPool pool(threads);
+      for (std::size_t n :
+           {20'000u, 1u, 4'097u, 63u, 513u, 65'535u, 65'536u, 131'071u, 12'345u, 140'000u}) {
+        pool.run_all(std::span<ComputeJob* const>(pointers.data(), n), spread);
+        for (std::size_t i = 0; i < n; ++i) ++expected_runs[i];
+      }
     }
-  }
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (jobs[i].runs.load() != expected_runs[i] || slots[i] != int(i) * expected_runs[i]) ++wrong;
   CHECK(wrong == 0);
+}
+
+namespace {
+
+// A job of a given order() that records the thread that ran it. Each thread's jobs wait
+// until the other thread has started one, so that both take part whatever the timing (a
+// thread's first claim takes at most 12 of 200 jobs, leaving the other some).
+struct PlacedJob final : ComputeJob {
+  int node = 0;
+  std::thread::id caller;
+  std::atomic<int>*caller_started = nullptr, *helper_started = nullptr;
+  std::thread::id ran_on;
+  void run() noexcept override {
+    ran_on = std::this_thread::get_id();
+    const bool by_caller = ran_on == caller;
+    (by_caller ? caller_started : helper_started)->fetch_add(1);
+    while ((by_caller ? helper_started : caller_started)->load() == 0) std::this_thread::yield();
+  }
+  void finish() override {}
+  int order() const override { return node; }
+};
+
+}  // namespace
+
+namespace {
+
+// Whether the jobs of [first, last) that `owner` ran come before all the others there.
+bool owner_first(const std::vector<PlacedJob>& jobs, std::size_t first, std::size_t last,
+                 std::thread::id owner) {
+  std::size_t i = first;
+  while (i < last && jobs[i].ran_on == owner) ++i;
+  for (; i < last; ++i)
+    if (jobs[i].ran_on == owner) return false;
+  return true;
+}
+
+// Runs one phase of jobs of the given orders on `pool` (2 threads); returns the jobs.
+std::vector<PlacedJob> run_placed(sim::JobPool& pool, const std::vector<int>& orders) {
+  std::atomic<int> caller_started{0}, helper_started{0};
+  std::vector<PlacedJob> jobs(orders.size());
+  std::vector<ComputeJob*> pointers;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].node = orders[i];
+    jobs[i].caller = std::this_thread::get_id();
+    jobs[i].caller_started = &caller_started;
+    jobs[i].helper_started = &helper_started;
+    pointers.push_back(&jobs[i]);
+  }
+  pool.run_all(pointers, sim::JobPool::Spread::by_order);
+  return jobs;
+}
+
+}  // namespace
+
+TEST_CASE("jobs placed by order: a lane's thread takes its head, the other thread its tail",
+          "[threads]") {
+  // Spread::by_order gives thread l the nodes i with i · 2 / nodes == l (nodes: one more
+  // than the largest order seen). Each thread takes its lane from the head and, once it is
+  // empty, the other's from the tail; each job waits until the other thread has started
+  // one. So, whatever the timing, in each lane the owner's jobs come first and the other
+  // thread's last; a thread that took the next job instead would interleave them.
+  const auto caller = std::this_thread::get_id();
+  SECTION("nodes 0-199: lanes 0-99 and 100-199") {
+    sim::JobPool pool(2);
+    std::vector<int> orders(200);
+    for (int i = 0; i < 200; ++i) orders[std::size_t(i)] = i;
+    for (int round = 0; round < 20; ++round) {
+      const auto jobs = run_placed(pool, orders);
+      CHECK(jobs[0].ran_on == caller);
+      CHECK(jobs[100].ran_on != caller);
+      CHECK(owner_first(jobs, 0, 100, caller));
+      CHECK(owner_first(jobs, 100, 200, jobs[100].ran_on));
+    }
+  }
+  SECTION("every job node 1's: all in the helper's lane, the caller takes its tail") {
+    sim::JobPool pool(2);
+    for (int round = 0; round < 20; ++round) {
+      const auto jobs = run_placed(pool, std::vector<int>(200, 1));
+      std::size_t caller_count = 0;
+      for (const PlacedJob& job : jobs) caller_count += job.ran_on == caller ? 1 : 0;
+      CHECK(caller_count > 0);
+      CHECK(caller_count < jobs.size());
+      CHECK(jobs.back().ran_on == caller);  // the caller's first, from the tail
+      CHECK(owner_first(jobs, 0, jobs.size(), jobs[0].ran_on));
+      CHECK(jobs[0].ran_on != caller);
+    }
+  }
 }
 
 namespace {

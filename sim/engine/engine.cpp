@@ -100,7 +100,7 @@ void Engine::run_jobs() {
     here = local_;
   }
   if (pool) {
-    pool->run_all(here);
+    pool->run_all(here, JobPool::Spread::by_order);  // a node's steps on one core
   } else {
     for (std::size_t i = 0; i < here.size(); ++i) {
       prefetch_job_ahead(here, i);

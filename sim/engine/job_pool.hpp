@@ -7,9 +7,13 @@
 // same for every N by construction; N = 1 runs the jobs inline, one after another.
 //
 // The pool: N − 1 std::jthread helpers plus the calling (engine) thread. A phase hands
-// out job indices through one atomic counter (dynamic load balancing) and ends when
-// every job has run (a claim takes several jobs when many are left); helpers sleep on
-// std::atomic::wait between phases after spinning for 0.5 ms. No allocation per phase or per job.
+// out job indices through atomic counters, one per thread (a lane), and ends when every
+// job has run (a claim takes several jobs when many are left); helpers sleep on
+// std::atomic::wait between phases after spinning for 0.5 ms. The engine's phases place
+// each node's job in the lane of thread order() mod N, so that a node's state stays in
+// one core's cache from step to step; a thread done with its own lane takes jobs from the
+// others' (dynamic load balancing). No allocation per phase or per job once the largest
+// phase has been seen.
 //
 // Work beside the phases (post_beside): jobs a helper runs when no phase has a job for it,
 // such as the chunks of a metrics row evaluated while the simulation goes on
@@ -76,9 +80,16 @@ class JobPool {
 
   int threads() const { return int(helpers_.size()) + 1; }
 
+  /// Where a phase's jobs run first: each thread has a lane, takes from its head, and
+  /// once it is empty takes from the tail of the others'. Spread::any: lanes of equal
+  /// length, in the order given. Spread::by_order: lanes of consecutive order() values
+  /// (node ids), the same node in the same lane at every phase, so that its state stays
+  /// in one core's cache from step to step (job_pool.cpp).
+  enum class Spread { any, by_order };
+
   /// Calls run() of every job exactly once, spread over the threads; returns when all
   /// have returned.
-  void run_all(std::span<ComputeJob* const> jobs);
+  void run_all(std::span<ComputeJob* const> jobs, Spread spread = Spread::any);
 
   /// How many consecutive jobs one claim takes when `left` are left (job_pool.cpp).
   static std::size_t claim_size(std::size_t left, int threads);
@@ -104,17 +115,33 @@ class JobPool {
   void withdraw_beside();
 
  private:
-  void helper_loop(std::stop_token stop);
-  void work(std::uint64_t generation);
+  void helper_loop(std::stop_token stop, int lane);
+  // One phase of run_all: at most kMostJobs jobs (a lane's claim word counts in 16 bits).
+  void run_phase(std::span<ComputeJob* const> jobs, Spread spread);
+  static constexpr std::size_t kMostJobs = 0xffff;
+  // Claims and runs the phase's jobs: from lane `own` first, then from the others.
+  void work(std::uint64_t generation, int own);
   // Runs the next job posted beside if one is left; false if there was none to take.
   bool run_beside();
   // Wakes the helpers for a new phase or a job beside (only the run_all thread calls it).
   void bump_generation(std::uint64_t generation);
 
+  // A thread's share of a phase: `claim` holds (generation << 32) | (head << 16) | tail,
+  // its jobs not claimed yet being jobs_[head, tail) (job_pool.cpp). One cache line each:
+  // the threads claim from their own without contending.
+  struct alignas(64) Lane {
+    std::atomic<std::uint64_t> claim{0};  // generation 0, empty
+  };
+
   std::vector<std::jthread> helpers_;
-  ComputeJob* const* jobs_ = nullptr;  // the current phase's jobs
+  std::vector<Lane> lanes_;            // one per thread, the calling thread's first
+  ComputeJob* const* jobs_ = nullptr;  // the current phase's jobs, lane after lane
   std::atomic<std::size_t> count_{0};  // ... and how many
-  std::atomic<std::uint64_t> claim_{0};
+  std::vector<ComputeJob*> placed_;    // Spread::by_order's jobs_, grouped by lane
+  std::vector<std::size_t> bounds_;    // lane l: jobs_[bounds_[l], bounds_[l + 1])
+  std::vector<std::size_t> cursors_;   // scratch of the grouping
+  std::vector<std::size_t> lane_of_;   // ... and each job's lane
+  std::size_t nodes_ = 1;              // one more than the largest order() placed so far
   std::atomic<std::size_t> done_{0};
   std::atomic<std::uint64_t> generation_{0};
   // The batch beside: claimed one index at a time through `beside_claim_`, (batch << 32)
