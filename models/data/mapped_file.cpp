@@ -46,24 +46,23 @@ void unlist(int i) noexcept {
   l.taken.store(false, std::memory_order_release);
 }
 
+constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+
 // Maps `size` bytes of `fd` at a 2 MiB boundary, marked MADV_HUGEPAGE (the constructor's
 // Pages::huge): a reservation of 2 MiB more than the file, the file mapped over its first
 // boundary, and the rest of the reservation given back.
-constexpr std::size_t kHugePage = std::size_t(2) << 20;
-
 void* map_huge(int fd, std::size_t size) {
-  constexpr std::uintptr_t kHuge = kHugePage;
   const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
   const std::uintptr_t length = (std::uintptr_t(size) + page - 1) / page * page;
-  void* reserved = ::mmap(nullptr, length + kHuge, PROT_NONE,
+  void* reserved = ::mmap(nullptr, length + kHugePage, PROT_NONE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (reserved == MAP_FAILED) return MAP_FAILED;
-  const auto from = std::uintptr_t(reserved), to = from + length + kHuge;
-  const std::uintptr_t at = (from + kHuge - 1) / kHuge * kHuge;
+  const auto from = std::uintptr_t(reserved), to = from + length + kHugePage;
+  const std::uintptr_t at = (from + kHugePage - 1) / kHugePage * kHugePage;
   void* p = ::mmap(reinterpret_cast<void*>(at), size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
   if (p == MAP_FAILED) {
     const int error = errno;
-    ::munmap(reserved, length + kHuge);
+    ::munmap(reserved, length + kHugePage);
     errno = error;
     return MAP_FAILED;
   }
@@ -101,7 +100,7 @@ MappedFile::MappedFile(const std::string& path, Pages pages) : path_(path) {
   }
   size_ = std::size_t(st.st_size);
   if (size_ > 0) {
-    void* p = pages == Pages::huge && size_ >= kHugePage
+    void* p = pages == Pages::huge && size_ >= std::size_t(kHugePage)
                   ? map_huge(fd, size_)
                   : ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
