@@ -118,15 +118,12 @@ void JobPool::run_phase(std::span<ComputeJob* const> jobs, Spread spread) {
     // `nodes` one more than the largest order seen so far (a stable split after the first
     // phase). Consecutive nodes, not every other one, so that a thread's nodes' states lie
     // together (small ones share cache lines and pages).
+    const auto node = [](const ComputeJob* job) { return std::size_t(std::max(job->order(), 0)); };
+    for (const ComputeJob* job : jobs) nodes_ = std::max(nodes_, node(job) + 1);
     lane_of_.resize(n);
     for (std::size_t j = 0; j < n; ++j) {
-      const int order = jobs[j]->order();
-      nodes_ = std::max(nodes_, std::size_t(std::max(order, 0)) + 1);
-      lane_of_[j] = std::size_t(std::max(order, 0));
-    }
-    for (std::size_t& l : lane_of_) {
-      l = l * lanes / nodes_;
-      ++bounds_[l + 1];
+      lane_of_[j] = node(jobs[j]) * lanes / nodes_;
+      ++bounds_[lane_of_[j] + 1];
     }
     for (std::size_t l = 0; l < lanes; ++l) bounds_[l + 1] += bounds_[l];
     cursors_.assign(bounds_.begin(), bounds_.end() - 1);
