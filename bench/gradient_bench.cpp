@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/cpu/dense_product.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/logistic.hpp"

@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/data/byte_buffer.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/data/sources.hpp"
@@ -155,66 +155,72 @@ TEST_CASE("coded storage: a code table has a formula exactly when it reproduces 
   CHECK_FALSE(CodeTable(zeros).has_formula());
 }
 
-TEST_CASE("coded storage: the AVX-512 kernels give the portable kernels' bits") {
+TEST_CASE("coded storage: the AVX-512 and AVX2 kernels give the portable kernels' bits") {
   namespace detail = dlsim::models::coded_rows_detail;
-  if (!dlsim::models::avx512_available()) {
-    WARN("this processor has no AVX-512 (F and BW): only the portable kernels ran");
-    return;
-  }
+  using dlsim::models::InstructionSet;
+  const auto sets = dlsim::models::available_instruction_sets();
+  if (!dlsim::models::avx512_available())
+    WARN("this processor has no AVX-512 (F and BW): its kernels did not run");
   std::mt19937_64 rng(26);
-  for (const double d : {255.0, 7.0}) {
-    const auto values = pixel_table(d);
-    const CodeTable table(values);
-    REQUIRE(table.has_formula());
-    // Widening: every length around the eight-value step, from unaligned starts.
-    for (const Index n : {0, 1, 7, 8, 9, 15, 784, 1001}) {
-      const auto codes = random_codes(std::size_t(n) + 3, rng);
-      for (const Index start : {0, 1, 3}) {
-        std::vector<double> computed(static_cast<std::size_t>(n)), looked_up(computed.size());
-        detail::widen_codes_avx512(codes.data() + start, table, computed.data(), n);
-        for (Index i = 0; i < n; ++i)
-          looked_up[std::size_t(i)] = values[codes[std::size_t(start + i)]];
-        CHECK(
-            std::equal(computed.begin(), computed.end(), looked_up.begin(), [](double a, double b) {
-              return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-            }));
-      }
-    }
-    // Products against Eigen's on the widened values, across the 16-column step and the
-    // eight-row block, with w spread over magnitudes so that the order shows.
-    int order_shows = 0;
-    for (const Index cols : {1, 2, 15, 16, 17, 31, 33, 784, 785}) {
-      for (const Index rows : {2, 7, 8, 9, 16, 17, 100}) {
-        INFO("d " << d << ", rows " << rows << ", cols " << cols);
-        const auto codes = random_codes(std::size_t(rows * cols), rng);
-        Matrix x(rows, cols);
-        for (Index i = 0; i < rows * cols; ++i) x.data()[i] = values[codes[std::size_t(i)]];
-        const Vector w = spread_vector(cols, rng);
-        Vector eigen;
-        eigen.noalias() = x * w;
-        Vector z(rows);
-        detail::rows_times_avx512(codes.data(), rows, cols, table, w.data(), z.data());
-        CHECK(same_bits(z, eigen));
-        for (Index i = 0; i < rows; ++i) {  // Eigen's order with each product fused into its add
-          double lane0 = 0, lane1 = 0;
-          Index j = 0;
-          for (; j + 2 <= cols; j += 2) {
-            lane0 = std::fma(x(i, j), w(j), lane0);
-            lane1 = std::fma(x(i, j + 1), w(j + 1), lane1);
-          }
-          double fused = lane0 + lane1;
-          if (j < cols) fused = std::fma(x(i, j), w(j), fused);
-          order_shows += 0.0 + fused != eigen(i) ? 1 : 0;
+  for (const InstructionSet set : sets) {
+    if (set == InstructionSet::baseline) continue;  // the reference below
+    const bool wide = set == InstructionSet::avx512;
+    const auto widen = wide ? detail::widen_codes_avx512 : detail::widen_codes_avx2;
+    const auto rows_times = wide ? detail::rows_times_avx512 : detail::rows_times_avx2;
+    for (const double d : {255.0, 7.0}) {
+      const auto values = pixel_table(d);
+      const CodeTable table(values);
+      REQUIRE(table.has_formula());
+      // Widening: every length around the four- and eight-value steps, from unaligned starts.
+      for (const Index n : {0, 1, 3, 4, 5, 7, 8, 9, 15, 784, 1001}) {
+        const auto codes = random_codes(std::size_t(n) + 3, rng);
+        for (const Index start : {0, 1, 3}) {
+          std::vector<double> computed(static_cast<std::size_t>(n)), looked_up(computed.size());
+          widen(codes.data() + start, table, computed.data(), n);
+          for (Index i = 0; i < n; ++i)
+            looked_up[std::size_t(i)] = values[codes[std::size_t(start + i)]];
+          CHECK(std::equal(
+              computed.begin(), computed.end(), looked_up.begin(), [](double a, double b) {
+                return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+              }));
         }
       }
+      // Products against Eigen's on the widened values, across the 16-column step and the
+      // eight-row block, with w spread over magnitudes so that the order shows.
+      int order_shows = 0;
+      for (const Index cols : {1, 2, 15, 16, 17, 31, 33, 784, 785}) {
+        for (const Index rows : {2, 7, 8, 9, 16, 17, 100}) {
+          INFO(dlsim::models::name(set) << ", d " << d << ", rows " << rows << ", cols " << cols);
+          const auto codes = random_codes(std::size_t(rows * cols), rng);
+          Matrix x(rows, cols);
+          for (Index i = 0; i < rows * cols; ++i) x.data()[i] = values[codes[std::size_t(i)]];
+          const Vector w = spread_vector(cols, rng);
+          Vector eigen;
+          eigen.noalias() = x * w;
+          Vector z(rows);
+          rows_times(codes.data(), rows, cols, table, w.data(), z.data());
+          CHECK(same_bits(z, eigen));
+          for (Index i = 0; i < rows; ++i) {  // Eigen's order with each product fused into its add
+            double lane0 = 0, lane1 = 0;
+            Index j = 0;
+            for (; j + 2 <= cols; j += 2) {
+              lane0 = std::fma(x(i, j), w(j), lane0);
+              lane1 = std::fma(x(i, j + 1), w(j + 1), lane1);
+            }
+            double fused = lane0 + lane1;
+            if (j < cols) fused = std::fma(x(i, j), w(j), fused);
+            order_shows += 0.0 + fused != eigen(i) ? 1 : 0;
+          }
+        }
+      }
+      CHECK(order_shows > 100);  // the inputs tell fused products from separate ones
     }
-    CHECK(order_shows > 100);  // the inputs tell fused products from separate ones
   }
 }
 
 TEST_CASE("coded storage: the objectives' math equals plain float64 storage, bit for bit") {
   std::mt19937_64 rng(22);
-  // Pixel tables take the AVX-512 kernels where the processor has them.
+  // Pixel tables take the AVX-512 or AVX2 kernels where the processor has them.
   for (const auto& [d, kind] : {std::pair{Index(21), Table::spread},
                                 {Index(64), Table::spread},
                                 {Index(21), Table::pixels},

@@ -15,7 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/cpu/dense_product.hpp"
 
 namespace {

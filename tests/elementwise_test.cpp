@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "models/cpu/avx512.hpp"
 #include "models/cpu/elementwise.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 namespace {
 
@@ -46,11 +46,13 @@ bool same_bits(const double* a, const double* b, Index n) {
   return n == 0 || std::memcmp(a, b, std::size_t(n) * sizeof(double)) == 0;  // empty: no data
 }
 
-// The paths this processor can run: portable always, AVX-512 when it has it.
-std::vector<bool> paths() {
-  if (dlsim::models::avx512_available()) return {false, true};
-  WARN("this processor has no AVX-512: only the portable path ran");
-  return {false};
+// The paths this processor can run: baseline always, AVX2 and AVX-512 when it has them.
+std::vector<dlsim::models::InstructionSet> paths() {
+  const auto sets = dlsim::models::available_instruction_sets();
+  if (!dlsim::models::avx512_available())
+    WARN("this processor has no AVX-512: its path did not run (best: "
+         << dlsim::models::name(sets.back()) << ")");
+  return sets;
 }
 
 }  // namespace
@@ -59,10 +61,10 @@ TEST_CASE("elementwise kernels give the Eigen expressions' bits") {
   std::mt19937_64 rng(18);
   const double scalars[] = {0.1, -0.0, 3.0, -1.0 / 3};
   int compared = 0;
-  for (const bool vector : paths()) {
+  for (const dlsim::models::InstructionSet set : paths()) {
     for (const Index n : {0, 1, 7, 8, 9, 15, 16, 17, 785, 1001}) {
       for (const Index start : {0, 1, 3}) {
-        CAPTURE(vector, n, start);
+        CAPTURE(dlsim::models::name(set), n, start);
         // Unaligned views: each vector starts `start` doubles into its own buffer.
         Array xb = awkward_values(n + start, rng), sb = awkward_values(n + start, rng),
               yb = awkward_values(n + start, rng);
@@ -71,24 +73,24 @@ TEST_CASE("elementwise kernels give the Eigen expressions' bits") {
 
         Array x = xb, expected = xb;
         expected.segment(start, n) += a * (s + b * y);
-        ew::add_scaled_sum(x.data() + start, a, s.data(), b, y.data(), n, vector);
+        ew::add_scaled_sum(x.data() + start, a, s.data(), b, y.data(), n, set);
         CHECK(same_bits(x.data(), expected.data(), n + start));
 
         x = xb;
         expected = xb;
         expected.segment(start, n) -= a * (s + b * expected.segment(start, n));
-        ew::descend(x.data() + start, a, s.data(), b, n, vector);
+        ew::descend(x.data() + start, a, s.data(), b, n, set);
         CHECK(same_bits(x.data(), expected.data(), n + start));
 
         Array out = Array::Constant(n, 7.0);
         const Array difference = s - y;
-        ew::subtract(out.data(), s.data(), y.data(), n, vector);
+        ew::subtract(out.data(), s.data(), y.data(), n, set);
         CHECK(same_bits(out.data(), difference.data(), n));
 
         for (const double lambda : {0.0, b}) {
           const Array scaled = (0.0 + s * a) * b;
           const Array gradient = lambda != 0 ? Array(scaled + lambda * y) : scaled;
-          ew::scaled_plus(out.data(), s.data(), a, b, lambda, y.data(), n, vector);
+          ew::scaled_plus(out.data(), s.data(), a, b, lambda, y.data(), n, set);
           CHECK(same_bits(out.data(), gradient.data(), n));
         }
         ++compared;

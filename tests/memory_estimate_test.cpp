@@ -9,7 +9,7 @@
 #include <limits>
 #include <optional>
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/data/registry.hpp"
 #include "models/objectives/cnn/architectures.hpp"
 #include "models/objectives/cnn/conv_net.hpp"

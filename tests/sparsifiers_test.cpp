@@ -15,7 +15,7 @@
 #include "compress_helpers.hpp"
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 using namespace dlsim::models;
 using dlsim::test::awkward_vectors;
@@ -163,26 +163,24 @@ void check_against_sort(const std::vector<std::uint64_t>& sorted, std::int64_t k
 }
 }  // namespace
 
-TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a sort") {
-  // Both versions of the vector steps (keys with the largest and smallest non-zero, the
-  // boundary bin's keys kept in place, their ranking), at lengths around the eight-key
-  // step, on inputs that take every path: keys close together, zeros among them (the
-  // histograms are then cleared key by key), ties and one narrow bin (more than 64 keys in
-  // the boundary bin: narrowed 8 bits at a time first), and keys beyond the window (half of
-  // them 2^-600 times smaller: ranks among those come from bin 0). The histograms must be
+TEST_CASE("top-k: the small-d selection on every instruction set agrees with a sort") {
+  // Every version of the vector steps (baseline, AVX2, AVX-512: those this processor has) (keys
+  // with the largest and smallest non-zero, the boundary bin's keys kept in place, their ranking),
+  // at lengths around the eight-key step, on inputs that take every path: keys close together,
+  // zeros among them (the histograms are then cleared key by key), ties and one narrow bin (more
+  // than 64 keys in the boundary bin: narrowed 8 bits at a time first), and keys beyond the window
+  // (half of them 2^-600 times smaller: ranks among those come from bin 0). The histograms must be
   // left all zero for the next call.
   namespace detail = dlsim::models::top_k_detail;
-  std::vector<bool> versions{false};
-  if (dlsim::models::avx512_available())
-    versions.push_back(true);
-  else
-    WARN("this processor has no AVX-512 (F and BW): only the portable selection ran");
+  const auto versions = dlsim::models::available_instruction_sets();
+  if (!dlsim::models::avx512_available())
+    WARN("this processor has no AVX-512 (F and BW): its selection did not run");
   std::mt19937_64 rng(8);
   std::normal_distribution<double> normal(0.0, 1.0);
-  for (const bool vector : versions) {
+  for (const auto set : versions) {
     std::vector<std::uint64_t> scratch;
     std::vector<std::uint32_t> histogram;
-    for (const Eigen::Index d : {1, 7, 8, 9, 15, 16, 17, 100, 784, 785}) {
+    for (const Eigen::Index d : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 784, 785}) {
       for (const Input input :
            {Input::spread, Input::zeros, Input::ties, Input::narrow, Input::far}) {
         Eigen::VectorXd v(d);
@@ -214,17 +212,18 @@ TEST_CASE("top-k: the small-d selection with and without AVX-512 agrees with a s
         for (Eigen::Index i = 0; i < d; ++i) sorted[std::size_t(i)] = magnitude_key(v(i));
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
         for (const std::int64_t k : {std::int64_t(1), std::int64_t((d + 1) / 2), std::int64_t(d)}) {
-          INFO("AVX-512 " << vector << ", d = " << d << ", input " << int(input) << ", k = " << k);
-          check_against_sort(
-              sorted, k, detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector),
-              histogram);
+          INFO(dlsim::models::name(set)
+               << ", d = " << d << ", input " << int(input) << ", k = " << k);
+          check_against_sort(sorted, k,
+                             detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, set),
+                             histogram);
         }
       }
     }
   }
 }
 
-TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both paths") {
+TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on every path") {
   // Step 1½ keeps only the keys >= half the largest when at least k are: `many` keys in
   // [0.95, 1], the rest in [0, 0.45], so exactly the large ones are >= half the largest.
   // k = their count takes it with every kept key needed,
@@ -233,8 +232,7 @@ TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both pat
   std::mt19937_64 rng(8);
   std::uniform_real_distribution<double> high(0.95, 1.0), low(0.0, 0.45);
   constexpr Eigen::Index d = 801;
-  for (const bool vector : {false, true}) {
-    if (vector && !avx512_available()) continue;
+  for (const auto set : available_instruction_sets()) {
     std::vector<std::uint64_t> scratch;
     std::vector<std::uint32_t> histogram;
     for (const std::int64_t many : {1, 7, 64, 99}) {
@@ -246,22 +244,20 @@ TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on both pat
       std::sort(sorted.begin(), sorted.end(), std::greater<>());
       const auto large = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.5; });
       for (const std::int64_t k : {std::int64_t(large), std::int64_t(large) + 1, d / 8 + 1}) {
-        INFO("vector " << vector << ", keys >= half the largest " << large << ", k = " << k);
+        INFO(name(set) << ", keys >= half the largest " << large << ", k = " << k);
         check_against_sort(
-            sorted, k,
-            top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, vector),
+            sorted, k, top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, set),
             histogram);
       }
     }
   }
 }
 
-TEST_CASE("top-k: kept positions with and without AVX-512 agree with a scalar scan") {
+TEST_CASE("top-k: kept positions on every instruction set agree with a scalar scan") {
   // NaNs (kept), infinities, zeros and values equal to the threshold, at lengths around
   // both versions' steps; the scan is the definition: !(|x_i| < t).
   namespace detail = dlsim::models::top_k_detail;
-  std::vector<bool> versions{false};
-  if (dlsim::models::avx512_available()) versions.push_back(true);
+  const auto versions = dlsim::models::available_instruction_sets();
   std::mt19937_64 rng(9);
   const double specials[] = {0.0,
                              -0.0,
@@ -270,16 +266,16 @@ TEST_CASE("top-k: kept positions with and without AVX-512 agree with a scalar sc
                              std::numeric_limits<double>::infinity(),
                              -std::numeric_limits<double>::infinity(),
                              std::numeric_limits<double>::quiet_NaN()};
-  for (const bool vector : versions) {
-    for (const Eigen::Index d : {0, 1, 3, 4, 7, 8, 9, 16, 17, 784, 785}) {
+  for (const auto set : versions) {
+    for (const Eigen::Index d : {0, 1, 3, 4, 5, 7, 8, 9, 16, 17, 784, 785}) {
       std::vector<double> x(static_cast<std::size_t>(d));
       for (auto& v : x) v = rng() % 2 ? specials[rng() % 7] : double(int(rng() % 5) - 2) * 0.25;
       for (const double t : {0.0, 0.25, 0.5, 1.0}) {
-        INFO("AVX-512 " << vector << ", d = " << d << ", t = " << t);
+        INFO(dlsim::models::name(set) << ", d = " << d << ", t = " << t);
         std::vector<std::uint64_t> at(static_cast<std::size_t>(d) + 8), expected;
         for (Eigen::Index i = 0; i < d; ++i)
           if (!(std::fabs(x[std::size_t(i)]) < t)) expected.push_back(std::uint64_t(i));
-        const std::size_t n = detail::indices_at_least(x.data(), d, t, at.data(), vector);
+        const std::size_t n = detail::indices_at_least(x.data(), d, t, at.data(), set);
         CHECK(std::vector<std::uint64_t>(at.begin(), at.begin() + std::ptrdiff_t(n)) == expected);
       }
     }

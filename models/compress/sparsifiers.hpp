@@ -18,6 +18,7 @@
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/compressor.hpp"
 #include "models/compress/registry.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 namespace dlsim::models {
 
@@ -79,16 +80,16 @@ struct KthKey {
 KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
                        std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& histogram);
 
-/// kth_largest_key's path for d <= 65,536, with (`vector`) or without its AVX-512 steps
-/// (`vector` requires avx512_available(), models/cpu/avx512.hpp): for tests.
+/// kth_largest_key's path for d <= 65,536, with the vector steps of instruction set `set`
+/// (one the processor has: models/cpu/instruction_set.hpp): for tests.
 namespace top_k_detail {
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
-                             std::vector<std::uint32_t>& histogram, bool vector);
+                             std::vector<std::uint32_t>& histogram, InstructionSet set);
 /// The positions i with |x_i| >= t or x_i NaN, ascending, into `at` (room for d + 8);
-/// returns their count. SSE2 four at a time, or AVX-512 (`vector`) eight.
+/// returns their count. SSE2 four at a time, AVX2 four, or AVX-512 eight (`set`).
 std::size_t indices_at_least(const double* x, Eigen::Index d, double t, std::uint64_t* at,
-                             bool vector);
+                             InstructionSet set);
 }  // namespace top_k_detail
 
 class RandomKCompressor final : public Compressor {

@@ -7,7 +7,7 @@
 
 #include "models/compress/bit_stream.hpp"
 #include "models/compress/sparsifiers.hpp"
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 namespace dlsim::models {
 
@@ -42,7 +42,7 @@ void TopKCompressor::encode_into(const Eigen::VectorXd& v, std::mt19937_64& /*rn
     // Every key equal to t is kept (the usual case: t is unique): key >= t, i.e.
     // |x_i| >= t as doubles, NaNs included as their keys are.
     kept = top_k_detail::indices_at_least(x, d, std::bit_cast<double>(threshold), kept_at,
-                                          avx512_available());
+                                          best_instruction_set());
   } else {
     for (Eigen::Index i = 0; i < d; ++i) {
       const std::uint64_t key = magnitude_key(x[i]);

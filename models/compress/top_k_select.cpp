@@ -3,9 +3,10 @@
 // keys; above, a radix histogram on the top 16 bits of the key, then nth_element inside the
 // boundary bin), and the positions of the keys >= t in index order (top_k.cpp keeps those
 // and the first (k − #{key > t}) keys == t: lower index wins). On processors with AVX-512
-// (models/cpu/avx512.hpp, checked at run time) the small-d select's key, boundary-bin and
-// ranking steps, and the kept positions' pass, go eight values at a time; the portable
-// versions stay for every other processor, and tests run both side by side.
+// (models/cpu/instruction_set.hpp, checked at run time) the small-d select's key,
+// boundary-bin and ranking steps, and the kept positions' pass, go eight values at a time,
+// with AVX2 four; the portable versions stay for every other processor, and tests run
+// every version the processor has side by side.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -21,7 +22,7 @@
 #endif
 
 #include "models/compress/sparsifiers.hpp"
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 namespace dlsim::models {
 
@@ -205,6 +206,103 @@ __attribute__((target("avx512f"))) KthKey rank_avx512(const std::uint64_t* keys,
 #pragma GCC diagnostic pop
 #endif
 
+// The AVX2 versions: four keys at a time. AVX2 compares 64-bit integers as signed only,
+// which is exact here: keys are magnitudes (< 2^63), and so is every bound compared with
+// them. It has no compress either: a kept lane mask of four bits picks, from a table, the
+// permutation that moves the kept keys to the front, and the whole register is stored.
+#define DLSIM_AVX2 __attribute__((target("avx2,bmi2,popcnt")))
+
+// For each mask of four kept 64-bit lanes, the 32-bit permutation that packs them first.
+struct PackTable {
+  alignas(32) std::int32_t lanes[16][8];
+};
+constexpr PackTable pack_table() {
+  PackTable t{};
+  for (int m = 0; m < 16; ++m) {
+    int c = 0;
+    for (int b = 0; b < 4; ++b)
+      if (m >> b & 1) {
+        t.lanes[m][2 * c] = 2 * b;
+        t.lanes[m][2 * c + 1] = 2 * b + 1;
+        ++c;
+      }
+  }
+  return t;
+}
+constexpr PackTable kPack = pack_table();
+
+// The four 64-bit lanes of `v` whose bits are set in `mask` (4 bits), packed first.
+DLSIM_AVX2 inline __m256i pack(__m256i v, int mask) {
+  return _mm256_permutevar8x32_epi32(
+      v, _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack.lanes[mask])));
+}
+
+// The sign bits of four 64-bit lanes.
+DLSIM_AVX2 inline int lane_mask(__m256i v) {
+  return _mm256_movemask_pd(_mm256_castsi256_pd(v));
+}
+
+DLSIM_AVX2 KeyRange keys_avx2(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  // A zero key competes for the smallest non-zero as 2^63 − 1, which no smaller key loses
+  // to; with no non-zero key at all (the largest is 0) there is none.
+  const __m256i magnitude = _mm256_set1_epi64x(0x7fffffffffffffffLL);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i largest = zero, smallest = magnitude;
+  Eigen::Index i = 0;
+  for (; i + 4 <= d; i += 4) {
+    const __m256i key =
+        _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), magnitude);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + i), key);
+    largest = _mm256_blendv_epi8(largest, key, _mm256_cmpgt_epi64(key, largest));
+    const __m256i candidate =
+        _mm256_or_si256(key, _mm256_and_si256(_mm256_cmpeq_epi64(key, zero), magnitude));
+    smallest = _mm256_blendv_epi8(smallest, candidate, _mm256_cmpgt_epi64(smallest, candidate));
+  }
+  alignas(32) std::uint64_t high[4], low[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(high), largest);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(low), smallest);
+  KeyRange r{std::max(std::max(high[0], high[1]), std::max(high[2], high[3])),
+             std::min(std::min(low[0], low[1]), std::min(low[2], low[3]))};
+  if (r.largest == 0) r.smallest_nonzero = ~std::uint64_t(0);
+  const KeyRange tail = keys_portable(x + i, d - i, keys + i);
+  return {std::max(r.largest, tail.largest), std::min(r.smallest_nonzero, tail.smallest_nonzero)};
+}
+
+template <Keep kind>
+DLSIM_AVX2 std::size_t keep_avx2(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  const __m256i wanted = _mm256_set1_epi64x(std::int64_t(v));
+  std::size_t n = 0;
+  Eigen::Index j = 0;
+  for (; j + 4 <= d; j += 4) {  // writes at n <= j: the four read are in a register
+    const __m256i key = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + j));
+    const int kept =
+        kind == Keep::bin
+            ? lane_mask(_mm256_cmpeq_epi64(_mm256_srli_epi64(key, kSmallShift), wanted))
+            : lane_mask(_mm256_cmpgt_epi64(wanted, key)) ^ 0xf;  // key >= v
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + n), pack(key, kept));
+    n += std::size_t(std::popcount(unsigned(kept)));
+  }
+  return keep_portable<kind>(keys, d, v, j, n);
+}
+
+DLSIM_AVX2 KthKey rank_avx2(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+  for (std::size_t i = 0; i < n; ++i) {
+    const __m256i key = _mm256_set1_epi64x(std::int64_t(keys[i]));
+    std::int64_t greater = 0, equal = 0;
+    for (std::size_t j = 0; j < n; j += 4) {
+      // Lanes past n are read (the scratch has room for d + 8 keys) and not counted.
+      const int lanes =
+          lane_mask(_mm256_cmpgt_epi64(_mm256_set1_epi64x(std::int64_t(n - j)), lane));
+      const __m256i other = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + j));
+      greater += std::popcount(unsigned(lane_mask(_mm256_cmpgt_epi64(other, key)) & lanes));
+      equal += std::popcount(unsigned(lane_mask(_mm256_cmpeq_epi64(other, key)) & lanes));
+    }
+    if (greater < r && r <= greater + equal) return {keys[i], greater, equal};
+  }
+  throw std::logic_error("top-k: no key of the requested rank");
+}
+
 #else
 KeyRange keys_avx512(const double* x, Eigen::Index d, std::uint64_t* keys) {
   return keys_portable(x, d, keys);
@@ -216,7 +314,50 @@ std::size_t keep_avx512(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
 KthKey rank_avx512(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
   return rank_portable(keys, n, r);
 }
+KeyRange keys_avx2(const double* x, Eigen::Index d, std::uint64_t* keys) {
+  return keys_portable(x, d, keys);
+}
+template <Keep kind>
+std::size_t keep_avx2(std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  return keep_portable<kind>(keys, d, v);
+}
+KthKey rank_avx2(const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  return rank_portable(keys, n, r);
+}
 #endif
+
+// Each step on the widest of its versions `set` allows.
+KeyRange keys_of(InstructionSet set, const double* x, Eigen::Index d, std::uint64_t* keys) {
+  switch (set) {
+    case InstructionSet::avx512:
+      return keys_avx512(x, d, keys);
+    case InstructionSet::avx2:
+      return keys_avx2(x, d, keys);
+    default:
+      return keys_portable(x, d, keys);
+  }
+}
+template <Keep kind>
+std::size_t keep(InstructionSet set, std::uint64_t* keys, Eigen::Index d, std::uint64_t v) {
+  switch (set) {
+    case InstructionSet::avx512:
+      return keep_avx512<kind>(keys, d, v);
+    case InstructionSet::avx2:
+      return keep_avx2<kind>(keys, d, v);
+    default:
+      return keep_portable<kind>(keys, d, v);
+  }
+}
+KthKey rank(InstructionSet set, const std::uint64_t* keys, std::size_t n, std::int64_t r) {
+  switch (set) {
+    case InstructionSet::avx512:
+      return rank_avx512(keys, n, r);
+    case InstructionSet::avx2:
+      return rank_avx2(keys, n, r);
+    default:
+      return rank_portable(keys, n, r);
+  }
+}
 
 // Zeroes the bins count_bins() touched: [bin of the smallest non-zero key, top bin] and
 // the zeros' bin, or each key's own bin when that range is wider than there are keys.
@@ -241,12 +382,12 @@ namespace top_k_detail {
 
 KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
                              std::vector<std::uint64_t>& scratch,
-                             std::vector<std::uint32_t>& histogram, bool vector) {
+                             std::vector<std::uint32_t>& histogram, InstructionSet set) {
   scratch.resize(std::size_t(d) + 8);
   std::uint64_t* keys = scratch.data();
   if (histogram.size() != kWays * kWindow) histogram.assign(kWays * kWindow, 0);  // else all zero
   std::uint32_t* h = histogram.data();
-  KeyRange range = vector ? keys_avx512(x, d, keys) : keys_portable(x, d, keys);
+  KeyRange range = keys_of(set, x, d, keys);
   const Window window = window_below(range.largest);
   // Step 1½: when at least k keys are >= half the largest (one exponent step below it;
   // in case (f) 96 % of messages, with 203 such keys of 785 on average), the k-th largest
@@ -258,13 +399,12 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   Eigen::Index counted = d;  // keys[0, counted) take part from here on
   if (range.largest >= kExponentStep && 8 * k <= d) {
     const std::uint64_t half = range.largest - kExponentStep;
-    const std::size_t n = vector ? keep_avx512<Keep::at_least>(keys, d, half)
-                                 : keep_portable<Keep::at_least>(keys, d, half);
+    const std::size_t n = keep<Keep::at_least>(set, keys, d, half);
     if (std::int64_t(n) >= k) {
       counted = Eigen::Index(n);
       range.smallest_nonzero = half;  // a lower bound of the counted keys
     } else {
-      range = vector ? keys_avx512(x, d, keys) : keys_portable(x, d, keys);
+      range = keys_of(set, x, d, keys);
     }
   }
   count_bins(keys, counted, window, h);
@@ -282,8 +422,7 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
   int low;  // bits below `low` are not resolved yet
   if (bin > 0) {
     const std::uint64_t v = window.low + bin - 1;
-    n = vector ? keep_avx512<Keep::bin>(keys, counted, v)
-               : keep_portable<Keep::bin>(keys, counted, v);
+    n = keep<Keep::bin>(set, keys, counted, v);
     low = kSmallShift;
   } else {
     n = keep_below(keys, counted, window);
@@ -312,8 +451,7 @@ KthKey kth_largest_key_small(const double* x, Eigen::Index d, std::int64_t k,
     low = next_low;
   }
   if (n > kRanked) return {keys[0], above, std::int64_t(n)};  // every bit resolved: n equal keys
-  const KthKey in_bin =
-      vector ? rank_avx512(keys, n, k - above) : rank_portable(keys, n, k - above);
+  const KthKey in_bin = rank(set, keys, n, k - above);
   return {in_bin.key, above + in_bin.greater, in_bin.equal};
 }
 
@@ -345,6 +483,29 @@ __attribute__((target("avx512f"))) std::size_t indices_at_least_avx512(const dou
   }
   return n;
 }
+
+// indices_at_least with AVX2: four magnitudes compared at once, the kept positions packed
+// to the front of a register of indices (PackTable) and stored whole (room for d + 8).
+DLSIM_AVX2 std::size_t indices_at_least_avx2(const double* x, Eigen::Index d, double t,
+                                             std::uint64_t* at) {
+  const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+  const __m256d threshold = _mm256_set1_pd(t);
+  __m256i index = _mm256_setr_epi64x(0, 1, 2, 3);
+  std::size_t n = 0;
+  Eigen::Index i = 0;
+  for (; i + 4 <= d; i += 4) {
+    const __m256d m = _mm256_and_pd(_mm256_loadu_pd(x + i), magnitude);
+    const int kept = _mm256_movemask_pd(_mm256_cmp_pd(m, threshold, _CMP_NLT_UQ));  // NaN: kept
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(at + n), pack(index, kept));
+    n += std::size_t(std::popcount(unsigned(kept)));
+    index = _mm256_add_epi64(index, _mm256_set1_epi64x(4));
+  }
+  for (; i < d; ++i) {
+    at[n] = std::uint64_t(i);
+    n += std::size_t(!(std::fabs(x[i]) < t));
+  }
+  return n;
+}
 #endif
 
 }  // namespace
@@ -354,9 +515,10 @@ __attribute__((target("avx512f"))) std::size_t indices_at_least_avx512(const dou
 // compares four magnitudes, and their 4-bit mask picks the offsets to write from a table
 // (every slot is written, the count moves past the kept ones).
 std::size_t top_k_detail::indices_at_least(const double* x, Eigen::Index d, double t,
-                                           std::uint64_t* at, bool vector) {
+                                           std::uint64_t* at, InstructionSet set) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (vector) return indices_at_least_avx512(x, d, t, at);
+  if (set == InstructionSet::avx512) return indices_at_least_avx512(x, d, t, at);
+  if (set == InstructionSet::avx2) return indices_at_least_avx2(x, d, t, at);
 #endif
   std::size_t n = 0;
   Eigen::Index i = 0;
@@ -405,7 +567,7 @@ KthKey kth_largest_key(const Eigen::VectorXd& v, std::int64_t k,
   };
   constexpr Eigen::Index kSmall = 1 << 16;
   if (d <= kSmall)
-    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, avx512_available());
+    return top_k_detail::kth_largest_key_small(x, d, k, scratch, histogram, best_instruction_set());
   // Two interleaved histograms of the top 16 key bits (keys < 2^63: 65536 bins), so that
   // runs of equal bins do not serialize on one counter.
   constexpr int kShift = 47;

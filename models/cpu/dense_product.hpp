@@ -24,7 +24,7 @@
 // tests/dense_product_test.cpp checks the kernel against Eigen bit for bit over many shapes.
 #pragma once
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/objectives/objective.hpp"
 
 namespace dlsim::models::dense_product {

@@ -1,9 +1,10 @@
 // Byte-coded row kernels (coded_rows.hpp): the code table's formula, the portable kernels
 // (SSE2 packets of two doubles as Eigen's, or the same sums lane by lane in plain C++
-// elsewhere), and the choice between them and the AVX-512 ones (coded_rows_avx512.cpp).
+// elsewhere), and the choice between them and the AVX-512 and AVX2 ones
+// (coded_rows_avx512.cpp, coded_rows_avx2.cpp).
 #include "models/data/coded_rows.hpp"
 
-#include "models/cpu/avx512.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 #include <bit>
 #include <cmath>
@@ -89,25 +90,33 @@ void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int6
 }  // namespace coded_rows_detail
 
 namespace {
-// The AVX-512 kernels when the processor has them and the table a formula.
-bool computes_values(const CodeTable& table) {
-  return table.has_formula() && avx512_available();
+// The widest kernels the processor has, when the table has a formula; else the portable.
+InstructionSet kernels_for(const CodeTable& table) {
+  return table.has_formula() ? best_instruction_set() : InstructionSet::baseline;
 }
 }  // namespace
 
 void widen_codes(const std::uint8_t* codes, const CodeTable& table, double* to, std::int64_t n) {
-  if (computes_values(table))
-    coded_rows_detail::widen_codes_avx512(codes, table, to, n);
-  else
-    coded_rows_detail::widen_codes_portable(codes, table, to, n);
+  switch (kernels_for(table)) {
+    case InstructionSet::avx512:
+      return coded_rows_detail::widen_codes_avx512(codes, table, to, n);
+    case InstructionSet::avx2:
+      return coded_rows_detail::widen_codes_avx2(codes, table, to, n);
+    default:
+      return coded_rows_detail::widen_codes_portable(codes, table, to, n);
+  }
 }
 
 void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                       const CodeTable& table, const double* w, double* z) {
-  if (computes_values(table))
-    coded_rows_detail::rows_times_avx512(codes, rows, cols, table, w, z);
-  else
-    coded_rows_detail::rows_times_portable(codes, rows, cols, table, w, z);
+  switch (kernels_for(table)) {
+    case InstructionSet::avx512:
+      return coded_rows_detail::rows_times_avx512(codes, rows, cols, table, w, z);
+    case InstructionSet::avx2:
+      return coded_rows_detail::rows_times_avx2(codes, rows, cols, table, w, z);
+    default:
+      return coded_rows_detail::rows_times_portable(codes, rows, cols, table, w, z);
+  }
 }
 
 }  // namespace dlsim::models

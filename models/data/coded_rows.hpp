@@ -5,11 +5,11 @@
 // product does with SSE2 (every x86-64 build of dlsim), so an evaluation streams an
 // eighth of the bytes and gets the same numbers.
 //
-// Two implementations, chosen at run time, give the same bits: a portable one that looks
-// the values up (SSE2 packets on x86-64), and one for processors with AVX-512 (F and BW)
-// that computes each value from its code instead, when the table allows it (a
-// CodeTable with a formula): eight values per instruction, rows four at a time
-// (coded_rows_avx512.cpp).
+// Three implementations, chosen at run time, give the same bits: a portable one that looks
+// the values up (SSE2 packets on x86-64), and two for processors with AVX-512 (F and BW)
+// or AVX2 (with FMA) that compute each value from its code instead, when the table allows
+// it (a CodeTable with a formula): eight values per instruction, rows four at a time
+// (coded_rows_avx512.cpp), or four values, rows two at a time (coded_rows_avx2.cpp).
 #pragma once
 
 #include <array>
@@ -43,18 +43,22 @@ void widen_codes(const std::uint8_t* codes, const CodeTable& table, double* to, 
 void coded_rows_times(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                       const CodeTable& table, const double* w, double* z);
 
-/// The two implementations by name, for tests and benchmarks (the functions above pick
-/// one). The AVX-512 ones require avx512_available() (models/cpu/avx512.hpp) and
-/// table.has_formula().
+/// The implementations by name, for tests and benchmarks (the functions above pick one).
+/// The AVX-512 and AVX2 ones require that instruction set (models/cpu/instruction_set.hpp)
+/// and table.has_formula().
 namespace coded_rows_detail {
 void widen_codes_portable(const std::uint8_t* codes, const CodeTable& table, double* to,
                           std::int64_t n);
 void widen_codes_avx512(const std::uint8_t* codes, const CodeTable& table, double* to,
                         std::int64_t n);
+void widen_codes_avx2(const std::uint8_t* codes, const CodeTable& table, double* to,
+                      std::int64_t n);
 void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                          const CodeTable& table, const double* w, double* z);
 void rows_times_avx512(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                        const CodeTable& table, const double* w, double* z);
+void rows_times_avx2(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
+                     const CodeTable& table, const double* w, double* z);
 }  // namespace coded_rows_detail
 
 }  // namespace dlsim::models
