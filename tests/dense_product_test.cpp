@@ -15,8 +15,8 @@
 #include <tuple>
 #include <vector>
 
-#include "models/cpu/instruction_set.hpp"
 #include "models/cpu/dense_product.hpp"
+#include "models/cpu/instruction_set.hpp"
 
 namespace {
 
@@ -242,7 +242,14 @@ TEST_CASE("dense product: the shapes Eigen computes otherwise stay Eigen's") {
   CHECK_FALSE(dp::vectorized(4, 8, 7, true));
   CHECK_FALSE(dp::vectorized(64, 0, 10, true));
   CHECK_FALSE(dp::vectorized(1024, 784, 10, false));
-  CHECK(dp::vectorized(4, 8, 8, true) == dlsim::models::avx512_available());
+  // The kernel's smallest shape, asked for explicitly: its whenever the kernel is compiled
+  // (x86-64 with GCC or Clang), whatever this processor runs.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  CHECK(dp::vectorized(4, 8, 8, true));
+#else
+  CHECK_FALSE(dp::vectorized(4, 8, 8, true));
+#endif
+  CHECK(dp::vectorized(4, 8, 8) == dlsim::models::avx512_available());
   for (bool vector : {false, dlsim::models::avx512_available()}) {
     CHECK(same_as_eigen(1, 784, 10, 0, vector, rng));
     CHECK(same_as_eigen(300, 784, 1, 2, vector, rng));
