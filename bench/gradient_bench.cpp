@@ -6,7 +6,8 @@
 //   build/bin/gradient_bench --benchmark_counters_tabular=true
 // BM_Evaluation times a full-data evaluation with float64, float32 and byte-coded storage:
 //   build/bin/gradient_bench --benchmark_filter=Evaluation --benchmark_repetitions=3
-// BM_CodedRowsTimes times the byte-code product with either kernel:
+// BM_CodedRowsTimes times the byte-code product with each kernel (set 0 baseline, 1 AVX2,
+// 2 AVX-512):
 //   build/bin/gradient_bench --benchmark_filter=CodedRowsTimes --benchmark_repetitions=5
 // BM_DenseProduct times the dense layers' product x·W (1,024 rows, an evaluation's block) by
 // Eigen's SSE2 GEMM or the AVX-512 kernel that keeps its bits:
@@ -22,8 +23,8 @@
 #include <span>
 #include <vector>
 
-#include "models/cpu/instruction_set.hpp"
 #include "models/cpu/dense_product.hpp"
+#include "models/cpu/instruction_set.hpp"
 #include "models/data/coded_rows.hpp"
 #include "models/objectives/logistic.hpp"
 #include "models/objectives/mlp.hpp"
@@ -216,15 +217,16 @@ void BM_Evaluation(benchmark::State& state) {
 
 // The byte-code product of a full-data logistic evaluation (case f's metrics with the
 // default float64 storage, kept as pixel codes): 70,000 x 784 codes, a quarter of them
-// zero, times a model, by the portable kernel (range(0) = 0: one table lookup a value) or
-// the AVX-512 one (range(0) = 1: values computed from codes, four rows a register).
-// Reported: rows per second, and code bytes read per second.
+// zero, times a model, by the portable kernel (range(0) = 0: one table lookup a value),
+// the AVX2 one (1: values computed from codes, two rows a register) or the AVX-512 one (2:
+// four rows a register). Reported: rows per second, and code bytes read per second.
 void BM_CodedRowsTimes(benchmark::State& state) {
   namespace detail = dlsim::models::coded_rows_detail;
+  using dlsim::models::InstructionSet;
   constexpr Index kEvalRows = 70000;
-  const bool avx512 = state.range(0) == 1;
-  if (avx512 && !dlsim::models::avx512_available()) {
-    state.SkipWithError("no AVX-512 (F and BW) on this processor");
+  const auto set = InstructionSet(state.range(0));
+  if (set > dlsim::models::best_instruction_set()) {
+    state.SkipWithError("this processor does not run that instruction set");
     return;
   }
   static std::vector<std::uint8_t> codes;
@@ -240,11 +242,11 @@ void BM_CodedRowsTimes(benchmark::State& state) {
   const Vector w =
       Vector::NullaryExpr(kFeatures, [&](Index) { return double(rng() % 100) / 50 - 1; });
   Vector z(kEvalRows);
+  const auto kernel = set == InstructionSet::avx512 ? detail::rows_times_avx512
+                      : set == InstructionSet::avx2 ? detail::rows_times_avx2
+                                                    : detail::rows_times_portable;
   for (auto _ : state) {
-    if (avx512)
-      detail::rows_times_avx512(codes.data(), kEvalRows, kFeatures, table, w.data(), z.data());
-    else
-      detail::rows_times_portable(codes.data(), kEvalRows, kFeatures, table, w.data(), z.data());
+    kernel(codes.data(), kEvalRows, kFeatures, table, w.data(), z.data());
     benchmark::DoNotOptimize(z.data());
   }
   state.SetItemsProcessed(state.iterations() * kEvalRows);
@@ -285,7 +287,7 @@ BENCHMARK(BM_Evaluation)
     ->ArgsProduct({{0, 1}, {0, 1, 2}})
     ->ArgNames({"softmax", "storage"})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CodedRowsTimes)->ArgName("avx512")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CodedRowsTimes)->ArgName("set")->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseProduct)
     ->ArgsProduct({{0, 1}, {784}, {10, 128}, {16, 1024}})
     ->ArgsProduct({{0, 1}, {128}, {10}, {16, 1024}})
