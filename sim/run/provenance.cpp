@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "dlsim_git_commit.hpp"  // generated at build time (cmake/git_commit.cmake)
+#include "models/cpu/instruction_set.hpp"
 
 namespace dlsim::sim {
 namespace {
@@ -39,7 +40,8 @@ nlohmann::json provenance_json(const RunProvenance& p) {
           {"git_dirty",
            commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(DLSIM_GIT_DIRTY != 0)},
           {"dlsim_version", DLSIM_VERSION},
-          {"threads", p.threads}};
+          {"threads", p.threads},
+          {"instruction_set", models::name(models::best_instruction_set())}};
 }
 
 }  // namespace dlsim::sim

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Outputs beyond metrics.csv: summary.json "run" (provenance: argv, host, times, commit,
-# version, threads), output.save_model (model.npy and workers/model_<i>.npy, read back
-# with NumPy and checked against metrics.csv recomputed from the saved models), and
+# version, threads, instruction_set), output.save_model (model.npy and
+# workers/model_<i>.npy, read back with NumPy and checked against metrics.csv recomputed from the saved models), and
 # scenario files with comments.
 # Usage: outputs.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
@@ -46,7 +46,7 @@ run, exe, scenario, before, after, host = sys.argv[1:]
 summary = json.load(open(f"{run}/summary.json"))
 r = summary["run"]
 assert set(r) == {"argv", "host", "started_utc", "finished_utc", "git_commit", "git_dirty",
-                  "dlsim_version", "threads"}, sorted(r)
+                  "dlsim_version", "threads", "instruction_set"}, sorted(r)
 assert r["argv"] == [exe, "run", scenario, "--out", run, "--quiet", "--threads", "2"], r["argv"]
 assert r["host"] == host, (r["host"], host)
 stamp = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -56,6 +56,21 @@ assert r["git_commit"] is None or re.match(r"^[0-9a-f]{40}$", r["git_commit"]), 
 assert (r["git_commit"] is None) == (r["git_dirty"] is None), r
 assert r["dlsim_version"] == summary["version"]
 assert r["threads"] == 2
+# The kernels' instruction set, against this processor's flags read independently.
+flags = set()
+try:
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            break
+except OSError:
+    pass
+if flags:
+    expected = ("avx512" if {"avx512f", "avx512bw"} <= flags else
+                "avx2" if {"avx2", "fma", "bmi2", "popcnt"} <= flags else "baseline")
+    assert r["instruction_set"] == expected, (r["instruction_set"], expected)
+else:
+    assert r["instruction_set"] in ("baseline", "avx2", "avx512"), r["instruction_set"]
 PY
 
 check "model.npy and workers/model_<i>.npy reproduce the last metrics row" \
