@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Outputs beyond metrics.csv: summary.json "run" (provenance: argv, host, times, commit,
 # version, threads, instruction_set), output.save_model (model.npy and
-# workers/model_<i>.npy, read back with NumPy and checked against metrics.csv recomputed from the saved models), and
-# scenario files with comments.
+# workers/model_<i>.npy, read back with NumPy and checked against metrics.csv recomputed
+# from the saved models), and scenario files with comments.
 # Usage: outputs.sh DLSIM_BINARY SOURCE_DIR
 set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
