@@ -244,25 +244,36 @@ DLSIM_AVX2 inline int lane_mask(__m256i v) {
 
 DLSIM_AVX2 KeyRange keys_avx2(const double* x, Eigen::Index d, std::uint64_t* keys) {
   // A zero key competes for the smallest non-zero as 2^63 − 1, which no smaller key loses
-  // to; with no non-zero key at all (the largest is 0) there is none.
+  // to; with no non-zero key at all (the largest is 0) there is none. Two registers of
+  // each, eight keys a step: a compare and a blend per step wait on the previous ones.
   const __m256i magnitude = _mm256_set1_epi64x(0x7fffffffffffffffLL);
   const __m256i zero = _mm256_setzero_si256();
-  __m256i largest = zero, smallest = magnitude;
-  Eigen::Index i = 0;
-  for (; i + 4 <= d; i += 4) {
+  __m256i largest[2] = {zero, zero}, smallest[2] = {magnitude, magnitude};
+  const auto step = [&](Eigen::Index at, int r) DLSIM_AVX2 {
     const __m256i key =
-        _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), magnitude);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + i), key);
-    largest = _mm256_blendv_epi8(largest, key, _mm256_cmpgt_epi64(key, largest));
+        _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + at)), magnitude);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + at), key);
+    largest[r] = _mm256_blendv_epi8(largest[r], key, _mm256_cmpgt_epi64(key, largest[r]));
     const __m256i candidate =
         _mm256_or_si256(key, _mm256_and_si256(_mm256_cmpeq_epi64(key, zero), magnitude));
-    smallest = _mm256_blendv_epi8(smallest, candidate, _mm256_cmpgt_epi64(smallest, candidate));
+    smallest[r] =
+        _mm256_blendv_epi8(smallest[r], candidate, _mm256_cmpgt_epi64(smallest[r], candidate));
+  };
+  Eigen::Index i = 0;
+  for (; i + 8 <= d; i += 8) {
+    step(i, 0);
+    step(i + 4, 1);
   }
-  alignas(32) std::uint64_t high[4], low[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(high), largest);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(low), smallest);
-  KeyRange r{std::max(std::max(high[0], high[1]), std::max(high[2], high[3])),
-             std::min(std::min(low[0], low[1]), std::min(low[2], low[3]))};
+  if (i + 4 <= d) {
+    step(i, 0);
+    i += 4;
+  }
+  alignas(32) std::uint64_t high[8], low[8];
+  for (int r = 0; r < 2; ++r) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(high + 4 * r), largest[r]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(low + 4 * r), smallest[r]);
+  }
+  KeyRange r{*std::max_element(high, high + 8), *std::min_element(low, low + 8)};
   if (r.largest == 0) r.smallest_nonzero = ~std::uint64_t(0);
   const KeyRange tail = keys_portable(x + i, d - i, keys + i);
   return {std::max(r.largest, tail.largest), std::min(r.smallest_nonzero, tail.smallest_nonzero)};
