@@ -79,6 +79,23 @@ void rows_times(const std::uint8_t* codes, std::int64_t cols, const double* tabl
 
 }  // namespace
 
+void finish_rows(const std::uint8_t* block, std::int64_t rows, std::int64_t cols,
+                 std::int64_t from_col, const double* lanes, const CodeTable& table,
+                 const double* w, double* z) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::uint8_t* row = block + r * cols;
+    double lane0 = lanes[2 * r], lane1 = lanes[2 * r + 1];
+    std::int64_t j = from_col;
+    for (; j + 2 <= cols; j += 2) {
+      lane0 += table.value[row[j]] * w[j];
+      lane1 += table.value[row[j + 1]] * w[j + 1];
+    }
+    double sum = lane0 + lane1;
+    if (j < cols) sum += table.value[row[j]] * w[j];
+    z[r] = 0.0 + sum;
+  }
+}
+
 void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                          const CodeTable& table, const double* w, double* z) {
   const double* values = table.value.data();

@@ -53,6 +53,13 @@ void widen_codes_avx512(const std::uint8_t* codes, const CodeTable& table, doubl
                         std::int64_t n);
 void widen_codes_avx2(const std::uint8_t* codes, const CodeTable& table, double* to,
                       std::int64_t n);
+/// The vector kernels' last step: rows [0, rows) of `block` have summed their columns
+/// [0, from_col) into lanes[2r] and lanes[2r + 1] (Eigen's two lanes); the rest is summed
+/// into them lane by lane as the portable kernel does, and z[r] = 0 + lane 0 + lane 1 (+ the
+/// odd last column).
+void finish_rows(const std::uint8_t* block, std::int64_t rows, std::int64_t cols,
+                 std::int64_t from_col, const double* lanes, const CodeTable& table,
+                 const double* w, double* z);
 void rows_times_portable(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,
                          const CodeTable& table, const double* w, double* z);
 void rows_times_avx512(const std::uint8_t* codes, std::int64_t rows, std::int64_t cols,

@@ -100,18 +100,7 @@ DLSIM_AVX2 void rows_times_avx2(const std::uint8_t* codes, std::int64_t rows, st
     // The columns left after the last whole step, lane by lane as the portable kernel.
     alignas(32) double lanes[2 * kBlockRows];
     for (int b = 0; b < kBlockRows / 2; ++b) _mm256_store_pd(lanes + 4 * b, acc[b]);
-    for (std::int64_t r = 0; r < kBlockRows; ++r) {
-      const std::uint8_t* row = block + r * cols;
-      double lane0 = lanes[2 * r], lane1 = lanes[2 * r + 1];
-      std::int64_t j = vector_cols;
-      for (; j + 2 <= cols; j += 2) {
-        lane0 += table.value[row[j]] * w[j];
-        lane1 += table.value[row[j + 1]] * w[j + 1];
-      }
-      double sum = lane0 + lane1;
-      if (j < cols) sum += table.value[row[j]] * w[j];
-      z[i + r] = 0.0 + sum;
-    }
+    finish_rows(block, kBlockRows, cols, vector_cols, lanes, table, w, z + i);
   }
   if (i < rows) rows_times_portable(codes + i * cols, rows - i, cols, table, w, z + i);
 }

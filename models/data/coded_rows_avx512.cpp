@@ -105,18 +105,7 @@ DLSIM_AVX512 void rows_times_avx512(const std::uint8_t* codes, std::int64_t rows
     alignas(64) double lanes[2 * kBlockRows];
     _mm512_store_pd(lanes, acc[0]);
     _mm512_store_pd(lanes + 8, acc[1]);
-    for (std::int64_t r = 0; r < kBlockRows; ++r) {
-      const std::uint8_t* row = block + r * cols;
-      double lane0 = lanes[2 * r], lane1 = lanes[2 * r + 1];
-      std::int64_t j = vector_cols;
-      for (; j + 2 <= cols; j += 2) {
-        lane0 += table.value[row[j]] * w[j];
-        lane1 += table.value[row[j + 1]] * w[j + 1];
-      }
-      double sum = lane0 + lane1;
-      if (j < cols) sum += table.value[row[j]] * w[j];
-      z[i + r] = 0.0 + sum;
-    }
+    finish_rows(block, kBlockRows, cols, vector_cols, lanes, table, w, z + i);
   }
   if (i < rows) rows_times_portable(codes + i * cols, rows - i, cols, table, w, z + i);
 }
