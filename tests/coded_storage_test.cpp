@@ -190,7 +190,8 @@ TEST_CASE("coded storage: the AVX-512 and AVX2 kernels give the portable kernels
       int order_shows = 0;
       for (const Index cols : {1, 2, 15, 16, 17, 31, 33, 784, 785}) {
         for (const Index rows : {2, 7, 8, 9, 16, 17, 100}) {
-          INFO(dlsim::models::name(set) << ", d " << d << ", rows " << rows << ", cols " << cols);
+          INFO(dlsim::models::instruction_set_name(set)
+               << ", d " << d << ", rows " << rows << ", cols " << cols);
           const auto codes = random_codes(std::size_t(rows * cols), rng);
           Matrix x(rows, cols);
           for (Index i = 0; i < rows * cols; ++i) x.data()[i] = values[codes[std::size_t(i)]];

@@ -51,7 +51,7 @@ std::vector<dlsim::models::InstructionSet> paths() {
   const auto sets = dlsim::models::available_instruction_sets();
   if (!dlsim::models::avx512_available())
     WARN("this processor has no AVX-512: its path did not run (best: "
-         << dlsim::models::name(sets.back()) << ")");
+         << dlsim::models::instruction_set_name(sets.back()) << ")");
   return sets;
 }
 
@@ -64,7 +64,7 @@ TEST_CASE("elementwise kernels give the Eigen expressions' bits") {
   for (const dlsim::models::InstructionSet set : paths()) {
     for (const Index n : {0, 1, 7, 8, 9, 15, 16, 17, 785, 1001}) {
       for (const Index start : {0, 1, 3}) {
-        CAPTURE(dlsim::models::name(set), n, start);
+        CAPTURE(dlsim::models::instruction_set_name(set), n, start);
         // Unaligned views: each vector starts `start` doubles into its own buffer.
         Array xb = awkward_values(n + start, rng), sb = awkward_values(n + start, rng),
               yb = awkward_values(n + start, rng);

@@ -212,7 +212,7 @@ TEST_CASE("top-k: the small-d selection on every instruction set agrees with a s
         for (Eigen::Index i = 0; i < d; ++i) sorted[std::size_t(i)] = magnitude_key(v(i));
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
         for (const std::int64_t k : {std::int64_t(1), std::int64_t((d + 1) / 2), std::int64_t(d)}) {
-          INFO(dlsim::models::name(set)
+          INFO(dlsim::models::instruction_set_name(set)
                << ", d = " << d << ", input " << int(input) << ", k = " << k);
           check_against_sort(sorted, k,
                              detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, set),
@@ -244,7 +244,7 @@ TEST_CASE("top-k: the small-d select's prefilter, taken and refused, on every pa
       std::sort(sorted.begin(), sorted.end(), std::greater<>());
       const auto large = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.5; });
       for (const std::int64_t k : {std::int64_t(large), std::int64_t(large) + 1, d / 8 + 1}) {
-        INFO(name(set) << ", keys >= half the largest " << large << ", k = " << k);
+        INFO(instruction_set_name(set) << ", keys >= half the largest " << large << ", k = " << k);
         check_against_sort(
             sorted, k, top_k_detail::kth_largest_key_small(v.data(), d, k, scratch, histogram, set),
             histogram);
@@ -271,7 +271,7 @@ TEST_CASE("top-k: kept positions on every instruction set agree with a scalar sc
       std::vector<double> x(static_cast<std::size_t>(d));
       for (auto& v : x) v = rng() % 2 ? specials[rng() % 7] : double(int(rng() % 5) - 2) * 0.25;
       for (const double t : {0.0, 0.25, 0.5, 1.0}) {
-        INFO(dlsim::models::name(set) << ", d = " << d << ", t = " << t);
+        INFO(dlsim::models::instruction_set_name(set) << ", d = " << d << ", t = " << t);
         std::vector<std::uint64_t> at(static_cast<std::size_t>(d) + 8), expected;
         for (Eigen::Index i = 0; i < d; ++i)
           if (!(std::fabs(x[std::size_t(i)]) < t)) expected.push_back(std::uint64_t(i));

@@ -28,7 +28,7 @@ std::vector<InstructionSet> available_instruction_sets() {
   return sets;
 }
 
-const char* name(InstructionSet set) {
+const char* instruction_set_name(InstructionSet set) {
   switch (set) {
     case InstructionSet::baseline:
       return "baseline";

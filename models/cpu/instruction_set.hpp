@@ -22,7 +22,7 @@ InstructionSet best_instruction_set();
 std::vector<InstructionSet> available_instruction_sets();
 
 /// "baseline", "avx2" or "avx512".
-const char* name(InstructionSet set);
+const char* instruction_set_name(InstructionSet set);
 
 /// AVX-512 F and BW, checked once.
 inline bool avx512_available() {

@@ -41,7 +41,7 @@ nlohmann::json provenance_json(const RunProvenance& p) {
            commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(DLSIM_GIT_DIRTY != 0)},
           {"dlsim_version", DLSIM_VERSION},
           {"threads", p.threads},
-          {"instruction_set", models::name(models::best_instruction_set())}};
+          {"instruction_set", models::instruction_set_name(models::best_instruction_set())}};
 }
 
 }  // namespace dlsim::sim
