@@ -9,7 +9,7 @@
 // kernel, in the same order, with the same roundings (elementwise.cpp is compiled with
 // -ffp-contract=off: no product and add fuse), whichever path runs. No kernel sums across
 // coordinates, so the vector width cannot change an order. tests/elementwise_test.cpp
-// checks both paths against the Eigen expressions.
+// checks every path the processor has against the Eigen expressions.
 #pragma once
 
 #include "models/cpu/instruction_set.hpp"
