@@ -1,7 +1,7 @@
 // The per-step vector passes of the small-model runs (CHOCO's consensus, the local step,
 // the message's input, the one-row logistic gradient), eight doubles at a time with
-// AVX-512 where the processor has it, four with AVX2. The build is x86-64 baseline, so the Eigen
-// expressions these replace ran two doubles at a time (SSE2); at d in the hundreds they
+// AVX-512 where the processor has it, four with AVX2. The build is x86-64 baseline, so the
+// Eigen expressions these replace ran two doubles at a time (SSE2); at d in the hundreds they
 // were about a quarter of a batch-1 CHOCO step (README, "Case (f), round two's seventh
 // part": bound by the L2 cache there, they gained 16 %).
 //
